@@ -1,0 +1,281 @@
+//! The reviewer rejection lockout protocol as pure code: no IO, no database, no HTTP.
+//!
+//! `service` loads an [`Artifact`] and the team's [`Roster`] inside a transaction, asks one of
+//! the `decide_*` functions of [`rules`] what to do, and writes the returned outcome. Every rule
+//! of PROTOCOL §4 is enforced in `rules.rs`; this file holds the words it speaks in.
+
+pub mod rules;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use rules::*;
+
+/// A team's policy (R11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    pub profile: Profile,
+    /// How many distinct approvals close a version; at least 1.
+    pub required_approvals: u32,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Self {
+            profile: Profile::Standard,
+            required_approvals: 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Standard,
+    Waza,
+}
+
+/// The states of an artifact (PROTOCOL §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum State {
+    InReview,
+    ChangesRequested,
+    InRevision,
+    Approved,
+    Deadlocked,
+    Abandoned,
+}
+
+impl State {
+    pub const ALL: [State; 6] = [
+        State::InReview,
+        State::ChangesRequested,
+        State::InRevision,
+        State::Approved,
+        State::Deadlocked,
+        State::Abandoned,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::InReview => "in_review",
+            State::ChangesRequested => "changes_requested",
+            State::InRevision => "in_revision",
+            State::Approved => "approved",
+            State::Deadlocked => "deadlocked",
+            State::Abandoned => "abandoned",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<State> {
+        State::ALL.into_iter().find(|state| state.as_str() == s)
+    }
+}
+
+/// A team member as the rules see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Agent {
+    pub id: String,
+    pub active: bool,
+    pub can_review: bool,
+    pub can_author: bool,
+    pub expertise: BTreeSet<String>,
+}
+
+/// The team's agents, by id.
+#[derive(Debug, Clone, Default)]
+pub struct Roster(pub BTreeMap<String, Agent>);
+
+impl Roster {
+    pub fn get(&self, id: &str) -> Option<&Agent> {
+        self.0.get(id)
+    }
+
+    /// Active agents that may write versions.
+    pub fn authors(&self) -> impl Iterator<Item = &Agent> {
+        self.0.values().filter(|a| a.active && a.can_author)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContributorRole {
+    CoAuthor,
+    Pair,
+    Advisor,
+}
+
+impl ContributorRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContributorRole::CoAuthor => "co_author",
+            ContributorRole::Pair => "pair",
+            ContributorRole::Advisor => "advisor",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contributor {
+    pub agent: String,
+    pub role: ContributorRole,
+}
+
+/// The current version of an artifact with what its reviews decided so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    pub number: i32,
+    pub author: String,
+    pub contributors: Vec<Contributor>,
+    pub git_ref: Option<String>,
+    /// Reviewers who approved this version.
+    pub approvals: BTreeSet<String>,
+    /// Reviewers who rejected this version (at most one: a rejection decides it).
+    pub rejections: BTreeSet<String>,
+}
+
+impl Version {
+    /// Everyone credited on the version: the author and every contributor.
+    pub fn credited(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.author.as_str()).chain(self.contributors.iter().map(|c| c.agent.as_str()))
+    }
+
+    pub fn is_credited(&self, agent: &str) -> bool {
+        self.credited().any(|a| a == agent)
+    }
+
+    pub fn has_reviewed(&self, reviewer: &str) -> bool {
+        self.approvals.contains(reviewer) || self.rejections.contains(reviewer)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemedyAction {
+    Reassign,
+    Escalate,
+}
+
+impl RemedyAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RemedyAction::Reassign => "reassign",
+            RemedyAction::Escalate => "escalate",
+        }
+    }
+}
+
+/// What a rejecting reviewer asks for (R3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remedy {
+    pub action: RemedyAction,
+    pub agent: Option<String>,
+    pub expertise: Vec<String>,
+}
+
+/// The remedy of the rejection that opened the current revision, with who asked for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingRemedy {
+    pub remedy: Remedy,
+    pub reviewer: String,
+    pub reason: String,
+}
+
+/// Everything the rules need to know about one artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Artifact {
+    pub state: State,
+    pub cycle: i32,
+    pub current: Version,
+    /// Agents with an active lockout on this artifact (R3, R8).
+    pub lockouts: BTreeSet<String>,
+    /// The agent assigned to write the next version (R5).
+    pub assignee: Option<String>,
+    /// Set from a rejection until the next version is written.
+    pub pending_remedy: Option<PendingRemedy>,
+    /// Reviewers who rejected a version of the current cycle (a focused re-review under waza).
+    pub cycle_rejecters: BTreeSet<String>,
+}
+
+/// A stable refusal code (PROTOCOL §4 and §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    NotAReviewer,
+    SelfReview,
+    StaleVersion,
+    StaleRef,
+    VersionDecided,
+    DuplicateReview,
+    LockedOutAgentNamed,
+    InvalidAgent,
+    AgentLockedOut,
+    ExpertiseMismatch,
+    InvalidState,
+    Deadlocked,
+    NotAssignee,
+    IncompleteRejection,
+    RejectingReviewerExcluded,
+    InvalidField,
+    NotFound,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::NotAReviewer => "not_a_reviewer",
+            Code::SelfReview => "self_review",
+            Code::StaleVersion => "stale_version",
+            Code::StaleRef => "stale_ref",
+            Code::VersionDecided => "version_decided",
+            Code::DuplicateReview => "duplicate_review",
+            Code::LockedOutAgentNamed => "locked_out_agent_named",
+            Code::InvalidAgent => "invalid_agent",
+            Code::AgentLockedOut => "agent_locked_out",
+            Code::ExpertiseMismatch => "expertise_mismatch",
+            Code::InvalidState => "invalid_state",
+            Code::Deadlocked => "deadlocked",
+            Code::NotAssignee => "not_assignee",
+            Code::IncompleteRejection => "incomplete_rejection",
+            Code::RejectingReviewerExcluded => "rejecting_reviewer_excluded",
+            Code::InvalidField => "invalid_field",
+            Code::NotFound => "not_found",
+        }
+    }
+
+    /// The HTTP status a refusal with this code answers with: rule refusals are 409, shape
+    /// refusals 422 (PROTOCOL §5).
+    pub fn status(self) -> u16 {
+        match self {
+            Code::IncompleteRejection | Code::InvalidField => 422,
+            Code::NotFound => 404,
+            _ => 409,
+        }
+    }
+}
+
+/// Why the rules refuse a request: a stable code, a sentence for a person, and for shape
+/// refusals the field at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: Code,
+    pub detail: String,
+    pub field: Option<&'static str>,
+}
+
+impl Refusal {
+    pub fn new(code: Code, detail: impl Into<String>) -> Self {
+        Self {
+            code,
+            detail: detail.into(),
+            field: None,
+        }
+    }
+
+    pub fn field(field: &'static str, detail: impl Into<String>) -> Self {
+        Self {
+            code: Code::InvalidField,
+            detail: detail.into(),
+            field: Some(field),
+        }
+    }
+}
+
+pub type Decision<T> = Result<T, Refusal>;
