@@ -1,1 +1,143 @@
+//! reviewlock: the reviewer rejection lockout protocol, as an HTTP/JSON service.
+//!
+//! `domain` decides every rule; `service` runs each use case as one transaction; `store` is
+//! the SQL; `http` is axum and the OpenAPI spec.
+
+pub mod auth;
+pub mod config;
 pub mod domain;
+pub mod error;
+pub mod http;
+pub mod service;
+pub mod store;
+pub mod telemetry;
+pub mod validate;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::migrate::MigrateDatabase;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{PgPool, Postgres};
+
+pub use http::{app, openapi};
+
+use crate::config::{DatabaseConfig, ServeConfig};
+
+/// The migrations, embedded in the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    /// SHA-256 of `REVIEWLOCK_ADMIN_TOKEN`, when set.
+    pub admin_token_hash: Option<Arc<Vec<u8>>>,
+    pub request_timeout: Duration,
+}
+
+impl AppState {
+    pub fn new(pool: PgPool) -> Self {
+        Self {
+            pool,
+            admin_token_hash: None,
+            request_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The spec as served at `/openapi.json`, pretty-printed.
+pub fn openapi_json() -> String {
+    openapi().to_pretty_json().expect("the spec serializes")
+}
+
+/// Creates the database if it does not exist, connects, and applies the migrations.
+pub async fn connect(config: &DatabaseConfig) -> Result<PgPool, Box<dyn std::error::Error>> {
+    let url = &config.database_url;
+    if !Postgres::database_exists(url).await? {
+        match Postgres::create_database(url).await {
+            Ok(()) => tracing::info!("created the database"),
+            // Another replica created it first.
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42P04") => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let options: PgConnectOptions = url.parse()?;
+    let pool = PgPoolOptions::new()
+        .max_connections(config.db_max_connections)
+        .acquire_timeout(config.db_acquire_timeout)
+        .connect_with(options)
+        .await?;
+    MIGRATOR.run(&pool).await?;
+    Ok(pool)
+}
+
+/// Runs the service until SIGTERM or Ctrl-C, then drains in-flight requests for at most the
+/// shutdown timeout.
+pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
+    let pool = connect(&config.database).await?;
+    let admin_token = config
+        .admin_token
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    if admin_token.is_none() {
+        bootstrap_admin_token(&pool).await?;
+    }
+    let state = AppState {
+        pool,
+        admin_token_hash: admin_token.map(|t| Arc::new(auth::hash_secret(t))),
+        request_timeout: config.request_timeout,
+    };
+    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    tracing::info!(listen = %listener.local_addr()?, "reviewlock serving");
+    let stopping = Arc::new(tokio::sync::Notify::new());
+    let server = axum::serve(listener, app(state)).with_graceful_shutdown({
+        let stopping = stopping.clone();
+        async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: draining in-flight requests");
+            stopping.notify_one();
+        }
+    });
+    tokio::select! {
+        result = server => result?,
+        () = async { stopping.notified().await; tokio::time::sleep(config.shutdown_timeout).await } => {
+            tracing::warn!("drain timeout reached; exiting with requests still in flight");
+        }
+    }
+    Ok(())
+}
+
+/// With no admin token configured and no token in the database, creates one and prints it
+/// once, so a newcomer can start with curl.
+async fn bootstrap_admin_token(pool: &PgPool) -> Result<(), sqlx::Error> {
+    let secret = auth::new_secret();
+    let mut tx = pool.begin().await?;
+    if store::tokens::bootstrap_admin(&mut tx, &auth::hash_secret(&secret)).await? {
+        tx.commit().await?;
+        eprintln!(
+            "\nreviewlock: created the server-wide admin token (shown only now; set REVIEWLOCK_ADMIN_TOKEN to use your own):\n\n    {secret}\n"
+        );
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        () = terminate => {}
+    }
+}

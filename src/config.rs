@@ -1,0 +1,116 @@
+//! Settings, from flags or the environment.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "reviewlock",
+    version,
+    about = "The reviewer rejection lockout protocol, as a service"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the HTTP API (the default).
+    Serve(ServeConfig),
+    /// Print the OpenAPI spec (the committed `openapi/openapi.json` is its output).
+    Openapi,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseConfig {
+    /// Postgres URL; the database is created if it does not exist.
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "postgres://postgres@127.0.0.1:5432/reviewlock"
+    )]
+    pub database_url: String,
+    /// Most connections this process holds.
+    #[arg(long, env = "REVIEWLOCK_DB_MAX_CONNECTIONS", default_value_t = 16)]
+    pub db_max_connections: u32,
+    /// How long a request waits for a connection before it answers 503 `unavailable`.
+    #[arg(long, env = "REVIEWLOCK_DB_ACQUIRE_TIMEOUT", default_value = "3s", value_parser = parse_duration)]
+    pub db_acquire_timeout: Duration,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeConfig {
+    /// Address to listen on.
+    #[arg(long, env = "REVIEWLOCK_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    #[command(flatten)]
+    pub database: DatabaseConfig,
+    /// The server-wide admin token. When unset and no token exists yet, one is created at first
+    /// start and printed once on stderr.
+    #[arg(long, env = "REVIEWLOCK_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// Longest time a request may take before it answers 503.
+    #[arg(long, env = "REVIEWLOCK_REQUEST_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub request_timeout: Duration,
+    /// How long in-flight requests may drain after SIGTERM or Ctrl-C.
+    #[arg(long, env = "REVIEWLOCK_SHUTDOWN_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub shutdown_timeout: Duration,
+}
+
+impl ServeConfig {
+    /// The settings with no flag and no environment: what `reviewlock` alone runs with.
+    pub fn from_env() -> Self {
+        #[derive(Parser)]
+        struct Only {
+            #[command(flatten)]
+            serve: ServeConfig,
+        }
+        Only::parse_from(["reviewlock"]).serve
+    }
+}
+
+/// `250ms`, `3s`, `2m`, or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (number, unit) = s
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((s, "s"), |i| (&s[..i], &s[i..]));
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("'{s}' is not a duration like 500ms, 3s or 2m"))?;
+    match unit {
+        "ms" => Ok(Duration::from_millis(n)),
+        "s" => Ok(Duration::from_secs(n)),
+        "m" => Ok(Duration::from_secs(n * 60)),
+        _ => Err(format!("'{s}' is not a duration like 500ms, 3s or 2m")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("3s"), Ok(Duration::from_secs(3)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
+        assert!(parse_duration("3h").is_err());
+        assert!(parse_duration("s").is_err());
+    }
+
+    #[test]
+    fn no_subcommand_means_serve_with_defaults() {
+        let cli = Cli::parse_from(["reviewlock"]);
+        assert!(cli.command.is_none());
+        let cli = Cli::parse_from(["reviewlock", "serve", "--listen", "0.0.0.0:9000"]);
+        let Some(Command::Serve(c)) = cli.command else {
+            panic!("serve expected")
+        };
+        assert_eq!(c.listen.port(), 9000);
+    }
+}

@@ -1,0 +1,203 @@
+//! One error type for the whole service, answered as RFC 9457 `application/problem+json`.
+//!
+//! Refusals carry a stable `code`; internal causes become a bare 500 `internal` whose cause is
+//! logged once by the trace middleware (see [`InternalCause`]) and never echoed.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::domain::{Code, Refusal};
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("a valid bearer token is required")]
+    Unauthenticated,
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Malformed(String),
+    #[error("the request has invalid fields")]
+    InvalidFields(Vec<FieldError>),
+    #[error("the request body is larger than {0} bytes")]
+    PayloadTooLarge(usize),
+    #[error("the request body must be application/json")]
+    UnsupportedMediaType,
+    /// A refusal with a stable code: the protocol's rules, or a conflict like `artifact_exists`.
+    #[error("{detail}")]
+    Refused {
+        status: StatusCode,
+        code: &'static str,
+        detail: String,
+    },
+    #[error("the database is unavailable; retry shortly")]
+    Unavailable,
+    #[error("internal error")]
+    Internal(String),
+}
+
+/// One field at fault in a 422 `invalid_field`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field's path in the request, e.g. `remedy.agent` or `contributors[1].role`.
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Problem {
+    /// A URI naming the problem type: `urn:reviewlock:problem:<code>`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    /// The stable error code a client branches on.
+    #[schema(example = "agent_locked_out")]
+    pub code: String,
+    /// For `invalid_field`: each field at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<FieldError>>,
+}
+
+/// The cause of a 500, left in the response's extensions for the trace middleware to log.
+#[derive(Debug, Clone)]
+pub struct InternalCause(pub String);
+
+impl Error {
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::InvalidFields(vec![FieldError::new(field, message)])
+    }
+
+    pub fn refused(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
+        Error::Refused {
+            status,
+            code,
+            detail: detail.into(),
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Error::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Error::Forbidden(_) => StatusCode::FORBIDDEN,
+            Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::Malformed(_) => StatusCode::BAD_REQUEST,
+            Error::InvalidFields(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Error::Refused { status, .. } => *status,
+            Error::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Unauthenticated => "unauthenticated",
+            Error::Forbidden(_) => "forbidden",
+            Error::NotFound(_) => "not_found",
+            Error::Malformed(_) => "malformed_request",
+            Error::InvalidFields(_) => "invalid_field",
+            Error::PayloadTooLarge(_) => "payload_too_large",
+            Error::UnsupportedMediaType => "unsupported_media_type",
+            Error::Refused { code, .. } => code,
+            Error::Unavailable => "unavailable",
+            Error::Internal(_) => "internal",
+        }
+    }
+
+    pub fn problem(&self) -> Problem {
+        let status = self.status();
+        let code = self.code();
+        Problem {
+            kind: format!("urn:reviewlock:problem:{code}"),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail: self.to_string(),
+            code: code.to_owned(),
+            errors: match self {
+                Error::InvalidFields(errors) => Some(errors.clone()),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Self {
+        match (r.code, r.field) {
+            (Code::InvalidField, Some(field)) => Error::invalid(field, r.detail),
+            (Code::NotFound, _) => Error::NotFound(r.detail),
+            (code, _) => Error::Refused {
+                status: StatusCode::from_u16(code.status()).unwrap_or(StatusCode::CONFLICT),
+                code: code.as_str(),
+                detail: r.detail,
+            },
+        }
+    }
+}
+
+impl From<sqlx::Error> for Error {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_) => Error::Unavailable,
+            sqlx::Error::Database(db) if is_unavailable(db.code().as_deref()) => Error::Unavailable,
+            _ => Error::Internal(format!("database: {e}")),
+        }
+    }
+}
+
+/// SQLSTATE classes that mean "try again later", not "this request is wrong": connection
+/// exceptions (08), insufficient resources (53), operator intervention such as a shutdown (57).
+fn is_unavailable(code: Option<&str>) -> bool {
+    code.is_some_and(|c| c.starts_with("08") || c.starts_with("53") || c.starts_with("57"))
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
+        let mut response = (status, body).into_response();
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
+        if let Error::Internal(cause) = self {
+            response.extensions_mut().insert(InternalCause(cause));
+        }
+        response
+    }
+}
+
+/// Maps a violated constraint, by name, to the error a client should see.
+pub trait ResultExt<T> {
+    fn on_constraint(self, name: &str, map: impl FnOnce() -> Error) -> Result<T>;
+}
+
+impl<T> ResultExt<T> for std::result::Result<T, sqlx::Error> {
+    fn on_constraint(self, name: &str, map: impl FnOnce() -> Error) -> Result<T> {
+        self.map_err(|e| match &e {
+            sqlx::Error::Database(db) if db.constraint() == Some(name) => map(),
+            _ => e.into(),
+        })
+    }
+}

@@ -1,0 +1,229 @@
+use axum::extract::State;
+use axum::http::StatusCode;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::AppState;
+use crate::auth::Caller;
+use crate::error::Result;
+use crate::http::extract::{Json, Path, Query};
+use crate::service::teams::{self as service, AgentChanges};
+use crate::store::agents::{AgentLockoutRow, AgentRow};
+use crate::validate::{Fields, MAX_NAME, MAX_TAG};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(put_agent, get_agent))
+        .routes(routes!(list_agents))
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    Ai,
+    Human,
+}
+
+/// Create or update an agent. On update, an absent field keeps its value; on create it takes
+/// the default shown.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentInput {
+    #[schema(max_length = 200)]
+    pub display_name: Option<String>,
+    /// Default `ai`.
+    pub kind: Option<AgentKind>,
+    /// Free labels such as `lead`, `tester`, `code-reviewer`; default none.
+    #[schema(max_items = 64)]
+    pub roles: Option<Vec<String>>,
+    /// May give verdicts (R1); default false.
+    pub can_review: Option<bool>,
+    /// May write versions; default true.
+    pub can_author: Option<bool>,
+    /// Tags an escalation may ask for (R5), such as `typescript`; default none.
+    #[schema(max_items = 64)]
+    pub expertise: Option<Vec<String>>,
+    /// Retired agents keep their history but may not act; default true.
+    pub active: Option<bool>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Agent {
+    pub id: String,
+    pub display_name: Option<String>,
+    pub kind: AgentKind,
+    pub roles: Vec<String>,
+    pub can_review: bool,
+    pub can_author: bool,
+    pub expertise: Vec<String>,
+    pub active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<AgentRow> for Agent {
+    fn from(a: AgentRow) -> Self {
+        Agent {
+            id: a.id,
+            display_name: a.display_name,
+            kind: if a.kind == "human" {
+                AgentKind::Human
+            } else {
+                AgentKind::Ai
+            },
+            roles: a.roles,
+            can_review: a.can_review,
+            can_author: a.can_author,
+            expertise: a.expertise,
+            active: a.active,
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+        }
+    }
+}
+
+/// An active lockout of the agent.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AgentLockout {
+    pub artifact: String,
+    /// The rejected version the agent was credited on.
+    pub version: i32,
+    pub reason: Option<String>,
+    pub reviewer: String,
+    pub locked_at: DateTime<Utc>,
+}
+
+impl From<AgentLockoutRow> for AgentLockout {
+    fn from(l: AgentLockoutRow) -> Self {
+        AgentLockout {
+            artifact: l.artifact,
+            version: l.version,
+            reason: l.reason,
+            reviewer: l.reviewer,
+            locked_at: l.locked_at,
+        }
+    }
+}
+
+/// An agent with its active lockouts.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AgentDetail {
+    #[serde(flatten)]
+    pub agent: Agent,
+    pub lockouts: Vec<AgentLockout>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AgentPage {
+    pub items: Vec<Agent>,
+    /// Pass as `cursor` for the next page; null on the last one.
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// From a previous page's `next_cursor`.
+    pub cursor: Option<String>,
+    /// 1 to 500, default 100.
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<i64>,
+}
+
+impl PageQuery {
+    pub fn limit(&self) -> Result<i64> {
+        match self.limit {
+            None => Ok(100),
+            Some(n) if (1..=500).contains(&n) => Ok(n),
+            Some(_) => Err(crate::error::Error::invalid("limit", "must be between 1 and 500")),
+        }
+    }
+}
+
+/// Create (201) or update (200) an agent of the team.
+#[utoipa::path(put, path = "/v1/teams/{team}/agents/{agent}", tag = "agents",
+    params(("team" = String, Path, description = "team id"),
+           ("agent" = String, Path, description = "agent id: `[a-z0-9][a-z0-9-]{0,62}`")),
+    request_body = AgentInput,
+    responses((status = 201, description = "created", body = Agent), (status = 200, description = "updated", body = Agent)))]
+async fn put_agent(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, agent)): Path<(String, String)>,
+    Json(input): Json<AgentInput>,
+) -> Result<(StatusCode, axum::Json<Agent>)> {
+    let mut fields = Fields::new();
+    fields.slug("agent", &agent);
+    fields.opt_text("display_name", input.display_name.as_deref(), MAX_NAME);
+    fields.labels("roles", input.roles.as_deref().unwrap_or_default(), MAX_TAG);
+    fields.labels(
+        "expertise",
+        input.expertise.as_deref().unwrap_or_default(),
+        MAX_TAG,
+    );
+    fields.finish()?;
+    let changes = AgentChanges {
+        display_name: input.display_name,
+        kind: input
+            .kind
+            .map(|k| if k == AgentKind::Human { "human" } else { "ai" }.to_owned()),
+        roles: input.roles,
+        can_review: input.can_review,
+        can_author: input.can_author,
+        expertise: input.expertise,
+        active: input.active,
+    };
+    let (agent, created) = service::put_agent(&state.pool, &caller, &team, &agent, changes).await?;
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, axum::Json(agent.into())))
+}
+
+/// One agent with its active lockouts.
+#[utoipa::path(get, path = "/v1/teams/{team}/agents/{agent}", tag = "agents",
+    params(("team" = String, Path, description = "team id"), ("agent" = String, Path, description = "agent id")),
+    responses((status = 200, description = "the agent", body = AgentDetail)))]
+async fn get_agent(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, agent)): Path<(String, String)>,
+) -> Result<axum::Json<AgentDetail>> {
+    let (agent, lockouts) = service::get_agent(&state.pool, &caller, &team, &agent).await?;
+    Ok(axum::Json(AgentDetail {
+        agent: agent.into(),
+        lockouts: lockouts.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// The team's agents in id order, a page at a time.
+#[utoipa::path(get, path = "/v1/teams/{team}/agents", tag = "agents",
+    params(("team" = String, Path, description = "team id"), PageQuery),
+    responses((status = 200, description = "a page of agents", body = AgentPage)))]
+async fn list_agents(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(team): Path<String>,
+    Query(page): Query<PageQuery>,
+) -> Result<axum::Json<AgentPage>> {
+    let limit = page.limit()?;
+    let rows = service::list_agents(&state.pool, &caller, &team, page.cursor.as_deref(), limit + 1).await?;
+    let (items, next_cursor) = paginate(rows, limit, |a| a.id.clone());
+    Ok(axum::Json(AgentPage {
+        items: items.into_iter().map(Into::into).collect(),
+        next_cursor,
+    }))
+}
+
+/// Splits `limit + 1` fetched rows into a page and the cursor of the next one.
+pub fn paginate<T>(mut rows: Vec<T>, limit: i64, cursor: impl Fn(&T) -> String) -> (Vec<T>, Option<String>) {
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let next = if more { rows.last().map(cursor) } else { None };
+    (rows, next)
+}

@@ -1,0 +1,134 @@
+//! Extractors whose rejections are our problem+json errors, and the bearer-token caller.
+
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header;
+use axum::http::request::Parts;
+use bytes::Bytes;
+use serde::de::DeserializeOwned;
+
+use crate::AppState;
+use crate::auth::{Caller, Scope, hash_secret};
+use crate::error::{Error, FieldError};
+use crate::store::tokens;
+
+/// The largest request body accepted.
+pub const BODY_LIMIT: usize = 256 * 1024;
+
+/// A JSON body: malformed JSON is 400 `malformed_request`; wrong types, unknown fields and
+/// missing fields are 422 `invalid_field` naming the field.
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+    type Rejection = Error;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
+        let json_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_none_or(|v| {
+                v.split(';')
+                    .next()
+                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+            });
+        if !json_type {
+            return Err(Error::UnsupportedMediaType);
+        }
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e: BytesRejection| {
+                if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                    Error::PayloadTooLarge(BODY_LIMIT)
+                } else {
+                    Error::Malformed(e.body_text())
+                }
+            })?;
+        parse(&bytes).map(Json)
+    }
+}
+
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        match inner.classify() {
+            serde_json::error::Category::Data => {
+                let field = if path == "." { "body".to_owned() } else { path };
+                Error::InvalidFields(vec![FieldError::new(field, strip_position(&inner.to_string()))])
+            }
+            _ => malformed(inner),
+        }
+    })?;
+    de.end().map_err(malformed)?;
+    Ok(value)
+}
+
+fn malformed(e: serde_json::Error) -> Error {
+    Error::Malformed(format!("the body is not valid JSON: {e}"))
+}
+
+/// serde's messages end with "at line 1 column 42", which says nothing about the field.
+fn strip_position(message: &str) -> String {
+    message.split(" at line ").next().unwrap_or(message).to_owned()
+}
+
+/// Path parameters; a value of the wrong type is 400 `malformed_request`.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(Error))]
+pub struct Path<T>(pub T);
+
+impl From<PathRejection> for Error {
+    fn from(e: PathRejection) -> Self {
+        Error::Malformed(e.body_text())
+    }
+}
+
+/// Query parameters; a value of the wrong type is 422 `invalid_field`.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(Error))]
+pub struct Query<T>(pub T);
+
+impl From<QueryRejection> for Error {
+    fn from(e: QueryRejection) -> Self {
+        Error::invalid("query", strip_position(&e.body_text()))
+    }
+}
+
+/// The caller named by `Authorization: Bearer <token>`; 401 `unauthenticated` without one.
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
+        let secret = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|t| !t.is_empty())
+            .ok_or(Error::Unauthenticated)?;
+        let hash = hash_secret(secret);
+        if state.admin_token_hash.as_deref() == Some(&hash) {
+            return Ok(Caller {
+                token_id: None,
+                token_name: "server-admin".into(),
+                team: None,
+                scope: Scope::Admin,
+            });
+        }
+        let mut conn = state.pool.acquire().await?;
+        let token = tokens::find_by_hash(&mut conn, &hash)
+            .await?
+            .ok_or(Error::Unauthenticated)?;
+        let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
+        Ok(Caller {
+            token_id: Some(token.id),
+            token_name: token.name,
+            team: token.team_id,
+            scope,
+        })
+    }
+}

@@ -1,0 +1,190 @@
+//! HTTP: the routes (registered only through utoipa-axum, so the spec cannot drift), the
+//! middleware, and the OpenAPI document.
+
+pub mod agents;
+pub mod extract;
+pub mod health;
+pub mod teams;
+pub mod tokens;
+
+use std::time::{Duration, Instant};
+
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::{HeaderName, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{Content, OpenApi as Spec, Ref, RefOr, Response as SpecResponse, ResponseBuilder};
+use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::AppState;
+use crate::error::{Error, InternalCause, Problem};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "reviewlock",
+        description = "The reviewer rejection lockout protocol, as a service: when a version is rejected, \
+                       everyone credited on it is locked out of the next one until a revision is approved."
+    ),
+    modifiers(&CommonResponses),
+    components(schemas(Problem))
+)]
+struct ApiDoc;
+
+/// The routes with their spec.
+fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(health::routes())
+        .merge(teams::routes())
+        .merge(agents::routes())
+        .merge(tokens::routes())
+}
+
+/// The OpenAPI document of every route.
+pub fn openapi() -> Spec {
+    routes().into_openapi()
+}
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The whole service: routes, `/openapi.json`, `/docs`, and the middleware every request
+/// passes through (request id, one log line, timeout, body limit, panics as 500).
+pub fn app(state: AppState) -> axum::Router {
+    let timeout = state.request_timeout;
+    let (router, spec) = routes().split_for_parts();
+    router
+        .merge(SwaggerUi::new("/docs").url("/openapi.json", spec))
+        .fallback(|| async { Error::NotFound("no such route".into()) })
+        .method_not_allowed_fallback(|| async {
+            Error::refused(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "this route does not take this method",
+            )
+        })
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(timeout, time_limit))
+        .layer(CatchPanicLayer::custom(|_| {
+            let mut response = Error::Internal(String::new()).into_response();
+            response
+                .extensions_mut()
+                .insert(InternalCause("handler panicked".into()));
+            response
+        }))
+        .layer(middleware::from_fn(log))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+}
+
+/// A request that takes longer than the configured timeout answers 503 `unavailable`.
+async fn time_limit(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => Error::Unavailable.into_response(),
+    }
+}
+
+/// Logs each request once, inside a span carrying its request id and route; a 500's cause is
+/// logged here and nowhere else.
+async fn log(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let request_id = request
+        .extensions()
+        .get::<RequestId>()
+        .and_then(|id| id.header_value().to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_owned());
+    let method = request.method().clone();
+    let span = tracing::info_span!("request", %method, route = route.as_deref().unwrap_or("-"), %request_id);
+    let response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
+    let _entered = span.enter();
+    let status = response.status().as_u16();
+    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    match response.extensions().get::<InternalCause>() {
+        Some(cause) => tracing::error!(status, latency_ms, cause = %cause.0, "request failed"),
+        None => tracing::info!(status, latency_ms, "request"),
+    }
+    response
+}
+
+/// Documents the bearer scheme and the errors every `/v1` route may answer, so each handler
+/// lists only its own outcomes.
+struct CommonResponses;
+
+impl Modify for CommonResponses {
+    fn modify(&self, spec: &mut Spec) {
+        let components = spec.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("rl_…")
+                    .build(),
+            ),
+        );
+        let problem = |description: &str| -> RefOr<SpecResponse> {
+            RefOr::T(
+                ResponseBuilder::new()
+                    .description(description)
+                    .content(
+                        "application/problem+json",
+                        Content::new(Some(Ref::from_schema_name("Problem"))),
+                    )
+                    .build(),
+            )
+        };
+        let common = [
+            ("400", "`malformed_request`: the body is not JSON"),
+            ("401", "`unauthenticated`: no valid bearer token"),
+            ("403", "`forbidden`: the token's scope does not allow this"),
+            (
+                "404",
+                "`not_found`: no such team or resource (another team's resources look the same)",
+            ),
+            ("413", "`payload_too_large`: the body is over 256 KiB"),
+            (
+                "422",
+                "`invalid_field`: a field has the wrong type, is unknown, or fails validation",
+            ),
+            (
+                "500",
+                "`internal`: an unexpected error; the cause is logged, never returned",
+            ),
+            (
+                "503",
+                "`unavailable`: the database is unreachable or the request timed out",
+            ),
+        ];
+        for (path, item) in spec.paths.paths.iter_mut() {
+            if !path.starts_with("/v1/") {
+                continue;
+            }
+            for op in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete]
+                .into_iter()
+                .flatten()
+            {
+                op.security = Some(vec![utoipa::openapi::security::SecurityRequirement::new(
+                    "bearer",
+                    Vec::<String>::new(),
+                )]);
+                for (status, description) in common {
+                    op.responses
+                        .responses
+                        .entry(status.into())
+                        .or_insert_with(|| problem(description));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+use axum::extract::State;
+use axum::http::StatusCode;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use crate::AppState;
+use crate::auth::{Caller, Scope};
+use crate::error::Result;
+use crate::http::extract::{Json, Path};
+use crate::service::teams as service;
+use crate::store::tokens::TokenRow;
+use crate::validate::{Fields, MAX_NAME};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_token, list_tokens))
+        .routes(routes!(revoke_token))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenInput {
+    /// Who or what holds the token, e.g. `orchestrator` or `alice`.
+    #[schema(max_length = 200)]
+    pub name: String,
+    pub scope: Scope,
+}
+
+/// A token as listed: never its secret.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Token {
+    pub id: Uuid,
+    pub name: String,
+    pub scope: String,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<TokenRow> for Token {
+    fn from(t: TokenRow) -> Self {
+        Token {
+            id: t.id,
+            name: t.name,
+            scope: t.scope,
+            created_at: t.created_at,
+        }
+    }
+}
+
+/// A new token with its secret, shown only in this response.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedToken {
+    #[serde(flatten)]
+    pub info: Token,
+    /// The bearer secret. It is stored only as a hash and cannot be shown again.
+    #[schema(example = "rl_5f0c…")]
+    pub token: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenList {
+    pub items: Vec<Token>,
+}
+
+/// Create a team token; the secret is in the response once.
+#[utoipa::path(post, path = "/v1/teams/{team}/tokens", tag = "tokens",
+    params(("team" = String, Path, description = "team id")),
+    request_body = TokenInput,
+    responses((status = 201, description = "created; `token` is the secret", body = CreatedToken)))]
+async fn create_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(team): Path<String>,
+    Json(input): Json<TokenInput>,
+) -> Result<(StatusCode, axum::Json<CreatedToken>)> {
+    let mut fields = Fields::new();
+    fields.text("name", &input.name, MAX_NAME);
+    fields.finish()?;
+    let (token, secret) =
+        service::create_token(&state.pool, &caller, &team, input.name.trim(), input.scope).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(CreatedToken {
+            info: token.into(),
+            token: secret,
+        }),
+    ))
+}
+
+/// The team's live tokens, without secrets.
+#[utoipa::path(get, path = "/v1/teams/{team}/tokens", tag = "tokens",
+    params(("team" = String, Path, description = "team id")),
+    responses((status = 200, description = "the live tokens", body = TokenList)))]
+async fn list_tokens(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(team): Path<String>,
+) -> Result<axum::Json<TokenList>> {
+    let tokens = service::list_tokens(&state.pool, &caller, &team).await?;
+    Ok(axum::Json(TokenList {
+        items: tokens.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// Revoke a token, with immediate effect.
+#[utoipa::path(delete, path = "/v1/teams/{team}/tokens/{id}", tag = "tokens",
+    params(("team" = String, Path, description = "team id"), ("id" = Uuid, Path, description = "token id")),
+    responses((status = 204, description = "revoked")))]
+async fn revoke_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, id)): Path<(String, Uuid)>,
+) -> Result<StatusCode> {
+    service::revoke_token(&state.pool, &caller, &team, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

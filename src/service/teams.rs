@@ -1,0 +1,262 @@
+//! Teams, their agents and their tokens.
+
+use serde_json::json;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::auth::{self, Caller, Scope, team_not_found};
+use crate::error::{Error, Result};
+use crate::store::agents::AgentRow;
+use crate::store::events::{self, NewEvent};
+use crate::store::teams::TeamRow;
+use crate::store::tokens::TokenRow;
+use crate::store::{agents, teams, tokens};
+
+/// Changes to a team; `None` keeps the current value (or the default on create).
+#[derive(Debug, Default)]
+pub struct TeamChanges {
+    pub display_name: Option<String>,
+    pub profile: Option<String>,
+    pub required_approvals: Option<i32>,
+}
+
+/// Creates the team (`true`) or updates it. Only a server-wide admin creates teams.
+pub async fn put_team(
+    pool: &PgPool,
+    caller: &Caller,
+    id: &str,
+    changes: TeamChanges,
+) -> Result<(TeamRow, bool)> {
+    let mut tx = pool.begin().await?;
+    let (team, created) = match teams::find_for_update(&mut tx, id).await? {
+        Some(mut team) => {
+            caller.require(id, Scope::Admin)?;
+            team.display_name = changes.display_name.or(team.display_name);
+            team.profile = changes.profile.unwrap_or(team.profile);
+            team.required_approvals = changes.required_approvals.unwrap_or(team.required_approvals);
+            (teams::update(&mut tx, &team).await?, false)
+        }
+        None => {
+            if !caller.is_server_admin() {
+                // A team token never sees another team; a missing one looks the same.
+                caller.require(id, Scope::Admin)?;
+                return Err(Error::Forbidden(
+                    "only the server-wide admin token creates teams".into(),
+                ));
+            }
+            let new = TeamRow {
+                id: id.to_owned(),
+                display_name: changes.display_name,
+                profile: changes.profile.unwrap_or_else(|| "standard".into()),
+                required_approvals: changes.required_approvals.unwrap_or(1),
+                created_at: Default::default(),
+                updated_at: Default::default(),
+            };
+            match teams::insert(&mut tx, &new).await? {
+                Some(team) => (team, true),
+                // Created concurrently: retry as an update.
+                None => {
+                    return Err(Error::refused(
+                        axum::http::StatusCode::CONFLICT,
+                        "conflict",
+                        "the team was created concurrently; retry",
+                    ));
+                }
+            }
+        }
+    };
+    let kind = if created { "team.created" } else { "team.updated" };
+    let data = json!({ "team": team.id, "display_name": team.display_name, "profile": team.profile,
+                       "required_approvals": team.required_approvals });
+    events::append(
+        &mut tx,
+        id,
+        caller,
+        NewEvent {
+            artifact: None,
+            kind,
+            actor: None,
+            data,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((team, created))
+}
+
+pub async fn get_team(pool: &PgPool, caller: &Caller, id: &str) -> Result<TeamRow> {
+    caller.require(id, Scope::Read)?;
+    teams::find(&mut *pool.acquire().await?, id)
+        .await?
+        .ok_or_else(|| team_not_found(id))
+}
+
+/// Changes to an agent; `None` keeps the current value (or the default on create).
+#[derive(Debug, Default)]
+pub struct AgentChanges {
+    pub display_name: Option<String>,
+    pub kind: Option<String>,
+    pub roles: Option<Vec<String>>,
+    pub can_review: Option<bool>,
+    pub can_author: Option<bool>,
+    pub expertise: Option<Vec<String>>,
+    pub active: Option<bool>,
+}
+
+pub async fn put_agent(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    id: &str,
+    changes: AgentChanges,
+) -> Result<(AgentRow, bool)> {
+    caller.require(team, Scope::Coordinator)?;
+    let mut tx = pool.begin().await?;
+    teams::find(&mut tx, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
+    let current = agents::find_for_update(&mut tx, team, id).await?;
+    let base = current.unwrap_or_else(|| AgentRow {
+        id: id.to_owned(),
+        display_name: None,
+        kind: "ai".into(),
+        roles: vec![],
+        can_review: false,
+        can_author: true,
+        expertise: vec![],
+        active: true,
+        created_at: Default::default(),
+        updated_at: Default::default(),
+    });
+    let agent = AgentRow {
+        display_name: changes.display_name.or(base.display_name),
+        kind: changes.kind.unwrap_or(base.kind),
+        roles: changes.roles.unwrap_or(base.roles),
+        can_review: changes.can_review.unwrap_or(base.can_review),
+        can_author: changes.can_author.unwrap_or(base.can_author),
+        expertise: changes.expertise.unwrap_or(base.expertise),
+        active: changes.active.unwrap_or(base.active),
+        ..base
+    };
+    let (agent, created) = agents::upsert(&mut tx, team, &agent).await?;
+    let kind = if created { "agent.created" } else { "agent.updated" };
+    let data = json!({ "agent": agent.id, "kind": agent.kind, "roles": agent.roles, "can_review": agent.can_review,
+                       "can_author": agent.can_author, "expertise": agent.expertise, "active": agent.active });
+    events::append(
+        &mut tx,
+        team,
+        caller,
+        NewEvent {
+            artifact: None,
+            kind,
+            actor: Some(id),
+            data,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((agent, created))
+}
+
+pub async fn get_agent(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    id: &str,
+) -> Result<(AgentRow, Vec<agents::AgentLockoutRow>)> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    let agent = agents::find(&mut conn, team, id)
+        .await?
+        .ok_or_else(|| Error::NotFound(format!("agent '{id}' does not exist in team '{team}'")))?;
+    let lockouts = agents::active_lockouts(&mut conn, team, id).await?;
+    Ok((agent, lockouts))
+}
+
+pub async fn list_agents(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    cursor: Option<&str>,
+    limit: i64,
+) -> Result<Vec<AgentRow>> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    teams::find(&mut conn, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
+    Ok(agents::list(&mut conn, team, cursor, limit).await?)
+}
+
+/// Creates a team token; the secret is returned here once and stored only as its hash.
+pub async fn create_token(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    name: &str,
+    scope: Scope,
+) -> Result<(TokenRow, String)> {
+    caller.require(team, Scope::Admin)?;
+    let mut tx = pool.begin().await?;
+    teams::find(&mut tx, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
+    let secret = auth::new_secret();
+    let token = tokens::insert(
+        &mut tx,
+        Some(team),
+        name,
+        scope.as_str(),
+        None,
+        &auth::hash_secret(&secret),
+    )
+    .await?;
+    let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
+    events::append(
+        &mut tx,
+        team,
+        caller,
+        NewEvent {
+            artifact: None,
+            kind: "token.created",
+            actor: None,
+            data,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok((token, secret))
+}
+
+pub async fn list_tokens(pool: &PgPool, caller: &Caller, team: &str) -> Result<Vec<TokenRow>> {
+    caller.require(team, Scope::Admin)?;
+    let mut conn = pool.acquire().await?;
+    teams::find(&mut conn, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
+    Ok(tokens::list(&mut conn, team).await?)
+}
+
+/// Revokes a token with immediate effect: every lookup reads the database.
+pub async fn revoke_token(pool: &PgPool, caller: &Caller, team: &str, id: Uuid) -> Result<()> {
+    caller.require(team, Scope::Admin)?;
+    let mut tx = pool.begin().await?;
+    let token = tokens::revoke(&mut tx, team, id)
+        .await?
+        .ok_or_else(|| Error::NotFound(format!("token '{id}' does not exist in team '{team}'")))?;
+    let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
+    events::append(
+        &mut tx,
+        team,
+        caller,
+        NewEvent {
+            artifact: None,
+            kind: "token.revoked",
+            actor: None,
+            data,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,155 @@
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+
+use crate::domain;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AgentRow {
+    pub id: String,
+    pub display_name: Option<String>,
+    pub kind: String,
+    pub roles: Vec<String>,
+    pub can_review: bool,
+    pub can_author: bool,
+    pub expertise: Vec<String>,
+    pub active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl AgentRow {
+    pub fn to_domain(&self) -> domain::Agent {
+        domain::Agent {
+            id: self.id.clone(),
+            active: self.active,
+            can_review: self.can_review,
+            can_author: self.can_author,
+            expertise: self.expertise.iter().cloned().collect(),
+        }
+    }
+}
+
+macro_rules! columns {
+    () => {
+        "id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at"
+    };
+}
+
+pub async fn find(conn: &mut PgConnection, team: &str, id: &str) -> sqlx::Result<Option<AgentRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        columns!(),
+        " from agents where team_id = $1 and id = $2"
+    ))
+    .bind(team)
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn find_for_update(
+    conn: &mut PgConnection,
+    team: &str,
+    id: &str,
+) -> sqlx::Result<Option<AgentRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        columns!(),
+        " from agents where team_id = $1 and id = $2 for update"
+    ))
+    .bind(team)
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// A page of the team's agents in id order, after `cursor`.
+pub async fn list(
+    conn: &mut PgConnection,
+    team: &str,
+    cursor: Option<&str>,
+    limit: i64,
+) -> sqlx::Result<Vec<AgentRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        columns!(),
+        " from agents where team_id = $1 and ($2::text is null or id > $2)
+         order by id limit $3"
+    ))
+    .bind(team)
+    .bind(cursor)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// The whole team as the rules see it.
+pub async fn roster(conn: &mut PgConnection, team: &str) -> sqlx::Result<domain::Roster> {
+    let rows: Vec<AgentRow> =
+        sqlx::query_as(concat!("select ", columns!(), " from agents where team_id = $1"))
+            .bind(team)
+            .fetch_all(conn)
+            .await?;
+    Ok(domain::Roster(
+        rows.iter()
+            .map(|a| (a.id.clone(), a.to_domain()))
+            .collect::<BTreeMap<_, _>>(),
+    ))
+}
+
+/// Inserts or updates the agent; `true` when it was created.
+pub async fn upsert(conn: &mut PgConnection, team: &str, agent: &AgentRow) -> sqlx::Result<(AgentRow, bool)> {
+    #[derive(sqlx::FromRow)]
+    struct Upserted {
+        #[sqlx(flatten)]
+        agent: AgentRow,
+        created: bool,
+    }
+    let row: Upserted = sqlx::query_as(concat!("insert into agents (team_id, id, display_name, kind, roles, can_review, can_author, expertise, active)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         on conflict (team_id, id) do update set display_name = excluded.display_name, kind = excluded.kind,
+             roles = excluded.roles, can_review = excluded.can_review, can_author = excluded.can_author,
+             expertise = excluded.expertise, active = excluded.active, updated_at = now()
+         returning ", columns!(), ", (xmax = 0) as created"))
+    .bind(team)
+    .bind(&agent.id)
+    .bind(&agent.display_name)
+    .bind(&agent.kind)
+    .bind(&agent.roles)
+    .bind(agent.can_review)
+    .bind(agent.can_author)
+    .bind(&agent.expertise)
+    .bind(agent.active)
+    .fetch_one(conn)
+    .await?;
+    Ok((row.agent, row.created))
+}
+
+/// One active lockout of an agent, for the agent's own view.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AgentLockoutRow {
+    pub artifact: String,
+    pub version: i32,
+    pub reason: Option<String>,
+    pub reviewer: String,
+    pub locked_at: DateTime<Utc>,
+}
+
+pub async fn active_lockouts(
+    conn: &mut PgConnection,
+    team: &str,
+    agent: &str,
+) -> sqlx::Result<Vec<AgentLockoutRow>> {
+    sqlx::query_as(
+        "select a.key as artifact, l.number as version, r.reason, r.reviewer, l.locked_at
+         from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id
+         where l.team_id = $1 and l.agent_id = $2 and l.cleared_at is null
+         order by a.key",
+    )
+    .bind(team)
+    .bind(agent)
+    .fetch_all(conn)
+    .await
+}

@@ -1,0 +1,71 @@
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use crate::auth::Caller;
+
+/// An event to append to a team's log (R12).
+#[derive(Debug)]
+pub struct NewEvent<'a> {
+    pub artifact: Option<&'a str>,
+    pub kind: &'a str,
+    /// The agent the change names (author, reviewer, assignee…), if any.
+    pub actor: Option<&'a str>,
+    pub data: Value,
+}
+
+/// Appends the event and returns its seq. The seq comes from the team row, under its lock, and
+/// this must be the transaction's last statement before commit: the lock then orders commits
+/// by seq, so a poller reading `after=N` can never see seq N+2 before N+1 commits.
+pub async fn append(
+    conn: &mut PgConnection,
+    team: &str,
+    caller: &Caller,
+    event: NewEvent<'_>,
+) -> sqlx::Result<i64> {
+    sqlx::query_scalar(
+        "with s as (update teams set last_event_seq = last_event_seq + 1 where id = $1 returning last_event_seq)
+         insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data)
+         select $1, s.last_event_seq, $2, $3, $4, $5, $6, $7 from s returning seq",
+    )
+    .bind(team)
+    .bind(event.artifact)
+    .bind(event.kind)
+    .bind(event.actor)
+    .bind(caller.token_id)
+    .bind(&caller.token_name)
+    .bind(event.data)
+    .fetch_one(conn)
+    .await
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EventRow {
+    pub seq: i64,
+    pub at: DateTime<Utc>,
+    pub artifact: Option<String>,
+    #[sqlx(rename = "type")]
+    pub kind: String,
+    pub actor: Option<String>,
+    pub token_id: Option<Uuid>,
+    pub token_name: Option<String>,
+    pub data: Value,
+}
+
+pub async fn page(
+    conn: &mut PgConnection,
+    team: &str,
+    after: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<EventRow>> {
+    sqlx::query_as(
+        "select seq, at, artifact, type, actor, token_id, token_name, data from events
+         where team_id = $1 and seq > $2 order by seq limit $3",
+    )
+    .bind(team)
+    .bind(after)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}

@@ -1,0 +1,7 @@
+//! sqlx: rows, queries and the event log. Functions take a connection, so the caller decides
+//! the transaction; nothing here decides a rule.
+
+pub mod agents;
+pub mod events;
+pub mod teams;
+pub mod tokens;

@@ -1,0 +1,81 @@
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+
+use crate::domain::{Policy, Profile};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TeamRow {
+    pub id: String,
+    pub display_name: Option<String>,
+    pub profile: String,
+    pub required_approvals: i32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl TeamRow {
+    pub fn policy(&self) -> Policy {
+        Policy {
+            profile: if self.profile == "waza" {
+                Profile::Waza
+            } else {
+                Profile::Standard
+            },
+            required_approvals: self.required_approvals.max(1) as u32,
+        }
+    }
+}
+
+macro_rules! columns {
+    () => {
+        "id, display_name, profile, required_approvals, created_at, updated_at"
+    };
+}
+
+pub async fn find(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<TeamRow>> {
+    sqlx::query_as(concat!("select ", columns!(), " from teams where id = $1"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Locks the team's row for an update of its settings.
+pub async fn find_for_update(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<TeamRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        columns!(),
+        " from teams where id = $1 for update"
+    ))
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Inserts the team, or returns `None` when it already exists.
+pub async fn insert(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<Option<TeamRow>> {
+    sqlx::query_as(concat!(
+        "insert into teams (id, display_name, profile, required_approvals) values ($1, $2, $3, $4)
+         on conflict (id) do nothing returning ",
+        columns!()
+    ))
+    .bind(&team.id)
+    .bind(&team.display_name)
+    .bind(&team.profile)
+    .bind(team.required_approvals)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn update(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<TeamRow> {
+    sqlx::query_as(concat!(
+        "update teams set display_name = $2, profile = $3, required_approvals = $4, updated_at = now()
+         where id = $1 returning ",
+        columns!()
+    ))
+    .bind(&team.id)
+    .bind(&team.display_name)
+    .bind(&team.profile)
+    .bind(team.required_approvals)
+    .fetch_one(conn)
+    .await
+}

@@ -1,0 +1,96 @@
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TokenRow {
+    pub id: Uuid,
+    pub team_id: Option<String>,
+    pub name: String,
+    pub scope: String,
+    pub agent_id: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+macro_rules! columns {
+    () => {
+        "id, team_id, name, scope, agent_id, created_at"
+    };
+}
+
+/// The live token with this secret hash: a lookup by hash, so no secret is compared.
+pub async fn find_by_hash(conn: &mut PgConnection, hash: &[u8]) -> sqlx::Result<Option<TokenRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        columns!(),
+        " from tokens where secret_hash = $1 and revoked_at is null"
+    ))
+    .bind(hash)
+    .fetch_optional(conn)
+    .await
+}
+
+pub async fn insert(
+    conn: &mut PgConnection,
+    team: Option<&str>,
+    name: &str,
+    scope: &str,
+    agent: Option<&str>,
+    hash: &[u8],
+) -> sqlx::Result<TokenRow> {
+    sqlx::query_as(concat!(
+        "insert into tokens (id, team_id, name, scope, agent_id, secret_hash) values ($1, $2, $3, $4, $5, $6)
+         returning ",
+        columns!()
+    ))
+    .bind(Uuid::new_v4())
+    .bind(team)
+    .bind(name)
+    .bind(scope)
+    .bind(agent)
+    .bind(hash)
+    .fetch_one(conn)
+    .await
+}
+
+/// The team's live tokens, oldest first.
+pub async fn list(conn: &mut PgConnection, team: &str) -> sqlx::Result<Vec<TokenRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        columns!(),
+        " from tokens where team_id = $1 and revoked_at is null order by created_at, id"
+    ))
+    .bind(team)
+    .fetch_all(conn)
+    .await
+}
+
+/// Revokes a live token of the team; `None` when there is none with this id.
+pub async fn revoke(conn: &mut PgConnection, team: &str, id: Uuid) -> sqlx::Result<Option<TokenRow>> {
+    sqlx::query_as(concat!(
+        "update tokens set revoked_at = now() where team_id = $1 and id = $2 and revoked_at is null
+         returning ",
+        columns!()
+    ))
+    .bind(team)
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Creates the first server-wide admin token unless any token exists. Serialized by an
+/// advisory lock, so replicas starting together create at most one.
+pub async fn bootstrap_admin(conn: &mut PgConnection, hash: &[u8]) -> sqlx::Result<bool> {
+    sqlx::query("select pg_advisory_xact_lock(hashtext('reviewlock.bootstrap_admin'))")
+        .execute(&mut *conn)
+        .await?;
+    let inserted = sqlx::query(
+        "insert into tokens (id, team_id, name, scope, secret_hash)
+         select $1, null, 'bootstrap-admin', 'admin', $2 where not exists (select 1 from tokens)",
+    )
+    .bind(Uuid::new_v4())
+    .bind(hash)
+    .execute(conn)
+    .await?;
+    Ok(inserted.rows_affected() == 1)
+}
