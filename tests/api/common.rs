@@ -1,0 +1,124 @@
+//! Drives the router in-process, as a client would over HTTP.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use reviewlock::{AppState, app};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tower::ServiceExt;
+
+/// The server-wide admin token every test server is configured with.
+pub const ADMIN: &str = "test-admin-token";
+
+pub struct Api {
+    pub app: Router,
+    pub pool: PgPool,
+}
+
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    /// The problem+json `code`, or "" when there is none.
+    pub fn code(&self) -> &str {
+        self.body["code"].as_str().unwrap_or_default()
+    }
+
+    /// Asserts the status and, for an error, the problem+json `code`; returns the body.
+    #[track_caller]
+    pub fn expect(&self, status: u16, code: Option<&str>) -> &Value {
+        assert_eq!(self.status.as_u16(), status, "unexpected status; body: {}", self.body);
+        if let Some(code) = code {
+            assert_eq!(self.code(), code, "unexpected code; body: {}", self.body);
+            assert_eq!(
+                self.headers["content-type"], "application/problem+json",
+                "errors are problem+json"
+            );
+        }
+        &self.body
+    }
+
+    #[track_caller]
+    pub fn ok(&self) -> &Value {
+        assert!(self.status.is_success(), "expected success, got {}: {}", self.status, self.body);
+        &self.body
+    }
+}
+
+impl Api {
+    pub fn new(pool: PgPool) -> Self {
+        let mut state = AppState::new(pool.clone());
+        state.admin_token_hash = Some(std::sync::Arc::new(reviewlock::auth::hash_secret(ADMIN)));
+        Api { app: app(state), pool }
+    }
+
+    /// Sends a request; `body` is sent as JSON when given.
+    pub async fn send(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Reply {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let body = match body {
+            Some(v) => {
+                request = request.header("content-type", "application/json");
+                Body::from(v.to_string())
+            }
+            None => Body::empty(),
+        };
+        self.raw(request.body(body).unwrap()).await
+    }
+
+    pub async fn raw(&self, request: Request<Body>) -> Reply {
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+        };
+        Reply { status, headers, body }
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Reply {
+        self.send(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.send(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    pub async fn put(&self, path: &str, token: &str, body: Value) -> Reply {
+        self.send(Method::PUT, path, Some(token), Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str) -> Reply {
+        self.send(Method::DELETE, path, Some(token), None).await
+    }
+
+    /// Creates a team with the server admin token.
+    pub async fn team(&self, team: &str, policy: Value) -> Value {
+        let body = if policy.is_null() { json!({}) } else { json!({ "policy": policy }) };
+        self.put(&format!("/v1/teams/{team}"), ADMIN, body).await.expect(201, None).clone()
+    }
+
+    /// A new token of the team with this scope.
+    pub async fn token(&self, team: &str, scope: &str) -> String {
+        let reply = self
+            .post(&format!("/v1/teams/{team}/tokens"), ADMIN, json!({ "name": format!("{scope}-token"), "scope": scope }))
+            .await;
+        reply.expect(201, None)["token"].as_str().unwrap().to_owned()
+    }
+
+    /// Creates or updates an agent with the server admin token.
+    pub async fn agent(&self, team: &str, agent: &str, body: Value) -> Value {
+        self.put(&format!("/v1/teams/{team}/agents/{agent}"), ADMIN, body).await.ok().clone()
+    }
+}
