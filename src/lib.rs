@@ -8,6 +8,7 @@ pub mod config;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod resources;
 pub mod service;
 pub mod store;
 pub mod telemetry;

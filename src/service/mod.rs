@@ -1,4 +1,5 @@
 //! One function per use case, each one transaction: begin → lock → load → decide → write the
 //! effects and their event → commit. Rules are decided in `domain`, never here.
 
+pub mod artifacts;
 pub mod teams;

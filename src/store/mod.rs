@@ -2,6 +2,7 @@
 //! the transaction; nothing here decides a rule.
 
 pub mod agents;
+pub mod artifacts;
 pub mod events;
 pub mod teams;
 pub mod tokens;

@@ -1,0 +1,381 @@
+//! The protocol's request and response bodies as clients see them (PROTOCOL §5), shared by
+//! `service`, which builds them, and `http`, which documents and serves them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::domain::{Contributor, ContributorRole};
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    CoAuthor,
+    Pair,
+    Advisor,
+}
+
+impl From<Role> for ContributorRole {
+    fn from(r: Role) -> Self {
+        match r {
+            Role::CoAuthor => ContributorRole::CoAuthor,
+            Role::Pair => ContributorRole::Pair,
+            Role::Advisor => ContributorRole::Advisor,
+        }
+    }
+}
+
+/// An agent credited on a version besides its author.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContributorBody {
+    pub agent: String,
+    pub role: Role,
+}
+
+impl ContributorBody {
+    pub fn to_domain(&self) -> Contributor {
+        Contributor { agent: self.agent.clone(), role: self.role.into() }
+    }
+}
+
+/// Create an artifact with its version 1, in review.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArtifactInput {
+    /// Team-unique: lowercase letters, digits, `-`, `_`, `.`, `/` (e.g. `src/auth.rs`, `pr-42`).
+    #[schema(max_length = 200, example = "auth")]
+    pub key: String,
+    #[schema(max_length = 200)]
+    pub title: String,
+    /// Free label such as `module`, `config`, `pr`.
+    #[schema(max_length = 64)]
+    pub kind: Option<String>,
+    /// Glob patterns of the files the artifact covers (`*` stops at `/`, `**` crosses it),
+    /// matched by the checks.
+    #[schema(max_items = 64)]
+    pub paths: Option<Vec<String>>,
+    pub author: String,
+    #[schema(max_items = 64)]
+    pub contributors: Option<Vec<ContributorBody>>,
+    /// Commit SHA, URL or content hash of version 1.
+    #[serde(rename = "ref")]
+    #[schema(max_length = 500)]
+    pub git_ref: Option<String>,
+    #[schema(max_length = 10000)]
+    pub summary: Option<String>,
+}
+
+/// A new version of an artifact.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionInput {
+    pub author: String,
+    #[schema(max_items = 64)]
+    pub contributors: Option<Vec<ContributorBody>>,
+    #[serde(rename = "ref")]
+    #[schema(max_length = 500)]
+    pub git_ref: Option<String>,
+    #[schema(max_length = 10000)]
+    pub summary: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictName {
+    Approve,
+    Reject,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Grounds {
+    Quality,
+    Coverage,
+    Regression,
+    Correctness,
+    Security,
+    Other,
+}
+
+impl Grounds {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Grounds::Quality => "quality",
+            Grounds::Coverage => "coverage",
+            Grounds::Regression => "regression",
+            Grounds::Correctness => "correctness",
+            Grounds::Security => "security",
+            Grounds::Other => "other",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RemedyActionName {
+    /// A different agent revises.
+    Reassign,
+    /// An agent with the named expertise revises (new or existing).
+    Escalate,
+}
+
+/// What the rejecting reviewer asks for (R3).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RemedyBody {
+    pub action: RemedyActionName,
+    /// A recommended agent; it must not be locked out (R4).
+    pub agent: Option<String>,
+    /// For `escalate`: the tags the reviser must have, at least one.
+    #[schema(max_items = 64)]
+    pub expertise: Option<Vec<String>>,
+}
+
+/// The grounds of a waza rejection (R11): all four are required under that profile.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceBody {
+    pub counter_evidence: Option<String>,
+    pub violated_requirement: Option<String>,
+    pub affected_scope: Option<String>,
+    pub approval_condition: Option<String>,
+}
+
+/// A verdict on one version (R1–R4).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewInput {
+    pub reviewer: String,
+    pub verdict: VerdictName,
+    /// When given, must equal the version's `ref` (R2).
+    #[serde(rename = "ref")]
+    #[schema(max_length = 500)]
+    pub git_ref: Option<String>,
+    pub grounds: Option<Grounds>,
+    /// Required for a rejection.
+    #[schema(max_length = 10000)]
+    pub reason: Option<String>,
+    /// Required for a rejection.
+    pub remedy: Option<RemedyBody>,
+    /// Required for a rejection under the waza profile.
+    pub evidence: Option<EvidenceBody>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AssignmentInput {
+    pub agent: String,
+    #[schema(max_length = 10000)]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ResolutionAction {
+    Assign,
+    Abandon,
+}
+
+/// The user's resolution of a deadlock (R9).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResolutionInput {
+    pub action: ResolutionAction,
+    /// For `assign`: an agent who is not locked out.
+    pub agent: Option<String>,
+    #[schema(max_length = 10000)]
+    pub reason: String,
+}
+
+/// The user's early lift of one lockout (R10).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LiftInput {
+    #[schema(max_length = 10000)]
+    pub reason: String,
+}
+
+/// May this agent write this artifact, or these files?
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckInput {
+    pub agent: String,
+    /// An artifact key: would a version authored by the agent be accepted now?
+    pub artifact: Option<String>,
+    /// File paths, matched against the `paths` globs of the artifacts the agent is locked out of.
+    #[schema(max_items = 256)]
+    pub paths: Option<Vec<String>>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Denial {
+    /// The artifact refused, or null when the agent itself may not write.
+    pub artifact: Option<String>,
+    #[schema(example = "agent_locked_out")]
+    pub code: String,
+    pub detail: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CheckResult {
+    pub allowed: bool,
+    pub denials: Vec<Denial>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Review {
+    pub id: i64,
+    pub version: i32,
+    pub reviewer: String,
+    pub verdict: VerdictName,
+    /// `focused_rereview` for a reviewer who rejected an earlier version of this cycle.
+    #[schema(example = "review")]
+    pub kind: String,
+    #[serde(rename = "ref")]
+    pub git_ref: Option<String>,
+    pub grounds: Option<String>,
+    pub reason: Option<String>,
+    pub remedy: Option<RemedyBody>,
+    pub evidence: Option<EvidenceBody>,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Version {
+    pub number: i32,
+    /// The revision cycle the version belongs to.
+    pub cycle: i32,
+    pub author: String,
+    pub contributors: Vec<ContributorBody>,
+    #[serde(rename = "ref")]
+    pub git_ref: Option<String>,
+    pub summary: Option<String>,
+    pub submitted_at: DateTime<Utc>,
+    pub reviews: Vec<Review>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Lockout {
+    pub artifact: String,
+    pub agent: String,
+    /// The rejected version the agent was credited on.
+    pub version: i32,
+    pub reason: Option<String>,
+    pub reviewer: String,
+    pub locked_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Assignment {
+    pub agent: String,
+    pub note: Option<String>,
+    /// `coordinator`, or `user` for a deadlock resolution.
+    pub assigned_by: String,
+    pub assigned_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct PendingRemedy {
+    pub action: RemedyActionName,
+    pub agent: Option<String>,
+    pub expertise: Vec<String>,
+    pub reviewer: String,
+    pub reason: String,
+}
+
+/// A deadlocked artifact escalated to the user (R9).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Escalation {
+    pub id: i64,
+    pub artifact: String,
+    pub opened_at: DateTime<Utc>,
+    /// The artifact's versions, authors, rejections and lockouts when it deadlocked.
+    #[schema(value_type = Object)]
+    pub details: Value,
+}
+
+/// An artifact's status (PROTOCOL §5).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArtifactStatus {
+    pub key: String,
+    pub title: String,
+    pub kind: Option<String>,
+    pub paths: Vec<String>,
+    #[schema(example = "in_review")]
+    pub state: String,
+    /// The revision cycle: it starts at 1 and a version after approval starts the next.
+    pub cycle: i32,
+    /// Increases on every change of the artifact.
+    pub revision: i64,
+    pub current_version: Version,
+    pub original_author: String,
+    /// The active lockouts.
+    pub lockouts: Vec<Lockout>,
+    pub assignment: Option<Assignment>,
+    pub pending_remedy: Option<PendingRemedy>,
+    /// Agents who may be assigned the next revision now.
+    pub eligible_agents: Vec<String>,
+    pub escalation: Option<Escalation>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// An artifact in a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArtifactSummary {
+    pub key: String,
+    pub title: String,
+    pub kind: Option<String>,
+    pub state: String,
+    pub cycle: i32,
+    pub revision: i64,
+    pub current_version: i32,
+    pub original_author: String,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReviewOutcome {
+    pub review: Review,
+    pub artifact: ArtifactStatus,
+}
+
+/// A page of a list: pass `next_cursor` as `cursor` for the next one; null on the last.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenRef {
+    pub id: Option<uuid::Uuid>,
+    pub name: Option<String>,
+}
+
+/// One state change (R12).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Event {
+    /// Team-wide, increasing, never reused.
+    pub seq: i64,
+    pub at: DateTime<Utc>,
+    pub artifact: Option<String>,
+    #[serde(rename = "type")]
+    #[schema(example = "review.rejected")]
+    pub kind: String,
+    /// The agent the change names, if any.
+    pub actor: Option<String>,
+    /// The token that made the change.
+    pub token: TokenRef,
+    #[schema(value_type = Object)]
+    pub data: Value,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventPage {
+    pub items: Vec<Event>,
+    /// Pass as `after` for the next poll: the last seq of this page, or `after` when empty.
+    pub next_after: i64,
+}

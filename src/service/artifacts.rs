@@ -1,0 +1,577 @@
+//! The protocol's use cases. Each write is one transaction: lock the artifact row, load it,
+//! let `domain` decide, write the effects, build the status, append the event, commit.
+
+use axum::http::StatusCode;
+use globset::GlobBuilder;
+use serde_json::{Value, json};
+use sqlx::{PgConnection, PgPool};
+
+use crate::auth::{Caller, Scope, team_not_found};
+use crate::domain::{
+    self, Credits, Evidence, Policy, Remedy, RemedyAction, Resolution, ReviewResult, State, Verdict,
+    VersionKind,
+};
+use crate::error::{Error, Result, ResultExt};
+use crate::resources::*;
+use crate::store::artifacts::{self as store, ArtifactUpdate, Loaded, NewArtifact, NewReview, NewVersion};
+use crate::store::events::{self, NewEvent};
+use crate::store::{agents, teams};
+
+/// The team's policy and roster, read in the caller's transaction.
+async fn team_context(conn: &mut PgConnection, team: &str) -> Result<(Policy, domain::Roster)> {
+    let policy = teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
+    Ok((policy, agents::roster(conn, team).await?))
+}
+
+async fn load_for_update(conn: &mut PgConnection, team: &str, key: &str) -> Result<Loaded> {
+    store::load(conn, team, key, true).await?.ok_or_else(|| artifact_not_found(key))
+}
+
+fn artifact_not_found(key: &str) -> Error {
+    Error::NotFound(format!("artifact '{key}' does not exist"))
+}
+
+/// A version insert the database refused because a credit is locked out (the trigger behind
+/// R6); the domain refuses it first, so this only fires if a code path skipped it.
+const LOCKED_OUT_CREDIT: &str = "versions_credit_not_locked_out";
+
+fn locked_out_credit() -> Error {
+    Error::refused(StatusCode::CONFLICT, "agent_locked_out", "a credited agent is locked out of this artifact")
+}
+
+pub async fn create(pool: &PgPool, caller: &Caller, team: &str, input: ArtifactInput) -> Result<ArtifactStatus> {
+    caller.require(team, Scope::Coordinator)?;
+    let contributors = contributors(input.contributors.as_deref());
+    let mut tx = pool.begin().await?;
+    let (policy, roster) = team_context(&mut tx, team).await?;
+    domain::decide_first_version(&roster, Credits { author: &input.author, contributors: &contributors })?;
+    let paths = input.paths.unwrap_or_default();
+    let new = NewArtifact { key: &input.key, title: &input.title, kind: input.kind.as_deref(), paths: &paths, author: &input.author };
+    let id = store::insert(&mut tx, team, &new).await?.ok_or_else(|| {
+        Error::refused(StatusCode::CONFLICT, "artifact_exists", format!("artifact '{}' already exists", input.key))
+    })?;
+    let version = NewVersion {
+        number: 1,
+        cycle: 1,
+        author: &input.author,
+        contributors: &contributors,
+        git_ref: input.git_ref.as_deref(),
+        summary: input.summary.as_deref(),
+    };
+    store::insert_version(&mut tx, team, id, &version).await.on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
+    let status = status(&mut tx, team, &input.key, policy, &roster).await?;
+    let data = json!({ "version": 1, "author": input.author, "contributors": input.contributors, "title": input.title });
+    let event = NewEvent { artifact: Some(&input.key), kind: "artifact.created", actor: Some(&input.author), data };
+    events::append(&mut tx, team, caller, event).await?;
+    tx.commit().await?;
+    Ok(status)
+}
+
+pub async fn submit_version(pool: &PgPool, caller: &Caller, team: &str, key: &str, input: VersionInput) -> Result<Version> {
+    caller.require(team, Scope::Coordinator)?;
+    let contributors = contributors(input.contributors.as_deref());
+    let mut tx = pool.begin().await?;
+    let loaded = load_for_update(&mut tx, team, key).await?;
+    let (policy, roster) = team_context(&mut tx, team).await?;
+    let artifact = loaded.to_domain();
+    let credits = Credits { author: &input.author, contributors: &contributors };
+    let outcome = domain::decide_version(&artifact, &roster, policy, credits)?;
+    let id = loaded.artifact.id;
+    let version = NewVersion {
+        number: outcome.number,
+        cycle: outcome.cycle,
+        author: &input.author,
+        contributors: &contributors,
+        git_ref: input.git_ref.as_deref(),
+        summary: input.summary.as_deref(),
+    };
+    store::insert_version(&mut tx, team, id, &version).await.on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
+    if outcome.kind == VersionKind::Revision {
+        store::end_assignment(&mut tx, id, "version").await?;
+    }
+    // A supersede keeps the cycle's pending remedy for the record; any other version ends it.
+    let pending = artifact.pending_remedy.as_ref().filter(|_| outcome.kind == VersionKind::Supersede);
+    let update = ArtifactUpdate { state: State::InReview, cycle: outcome.cycle, current_version: outcome.number, pending_remedy: pending };
+    store::update(&mut tx, id, update).await?;
+    let version = version_view(&mut tx, id, outcome.number).await?;
+    let kind = match outcome.kind {
+        VersionKind::Supersede => "supersede",
+        VersionKind::Revision => "revision",
+        VersionKind::NewCycle => "new_cycle",
+        VersionKind::First => "first",
+    };
+    let data = json!({ "version": outcome.number, "cycle": outcome.cycle, "kind": kind, "author": input.author,
+                       "contributors": input.contributors, "state": State::InReview.as_str() });
+    let event = NewEvent { artifact: Some(key), kind: "version.submitted", actor: Some(&input.author), data };
+    events::append(&mut tx, team, caller, event).await?;
+    tx.commit().await?;
+    Ok(version)
+}
+
+pub async fn review(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    key: &str,
+    number: i32,
+    input: ReviewInput,
+) -> Result<ReviewOutcome> {
+    caller.require(team, Scope::Coordinator)?;
+    let mut tx = pool.begin().await?;
+    let loaded = load_for_update(&mut tx, team, key).await?;
+    let (policy, roster) = team_context(&mut tx, team).await?;
+    let artifact = loaded.to_domain();
+    let remedy = input.remedy.as_ref().map(|r| Remedy {
+        action: match r.action {
+            RemedyActionName::Reassign => RemedyAction::Reassign,
+            RemedyActionName::Escalate => RemedyAction::Escalate,
+        },
+        agent: r.agent.clone(),
+        expertise: r.expertise.clone().unwrap_or_default(),
+    });
+    let evidence = input.evidence.as_ref().map(|e| Evidence {
+        counter_evidence: e.counter_evidence.clone(),
+        violated_requirement: e.violated_requirement.clone(),
+        affected_scope: e.affected_scope.clone(),
+        approval_condition: e.approval_condition.clone(),
+    });
+    let request = domain::ReviewRequest {
+        reviewer: &input.reviewer,
+        version: number,
+        verdict: match input.verdict {
+            VerdictName::Approve => Verdict::Approve,
+            VerdictName::Reject => Verdict::Reject,
+        },
+        git_ref: input.git_ref.as_deref(),
+        reason: input.reason.as_deref(),
+        remedy: remedy.as_ref(),
+        evidence: evidence.as_ref(),
+    };
+    let outcome = domain::decide_review(&artifact, &roster, policy, request)?;
+    let id = loaded.artifact.id;
+    let verdict = if input.verdict == VerdictName::Approve { "approve" } else { "reject" };
+    let row = store::insert_review(
+        &mut tx,
+        team,
+        id,
+        NewReview {
+            number,
+            reviewer: &input.reviewer,
+            verdict,
+            kind: outcome.kind.as_str(),
+            git_ref: input.git_ref.as_deref(),
+            grounds: input.grounds.map(Grounds::as_str),
+            reason: input.reason.as_deref(),
+            remedy: input.remedy.as_ref().map(|r| json!(r)),
+            evidence: input.evidence.as_ref().map(|e| json!(e)),
+        },
+    )
+    .await
+    .on_constraint("reviews_one_per_reviewer", || {
+        Error::refused(StatusCode::CONFLICT, "duplicate_review", "this reviewer already gave a verdict on this version")
+    })?;
+    let state = outcome.next_state();
+    let mut data = json!({ "version": number, "reviewer": input.reviewer, "verdict": verdict,
+                           "kind": outcome.kind.as_str(), "state": state.as_str() });
+    match &outcome.result {
+        ReviewResult::ApprovalRecorded { approvals, required } => {
+            store::touch(&mut tx, id).await?;
+            data["approvals"] = json!(approvals);
+            data["required_approvals"] = json!(required);
+        }
+        ReviewResult::Approved => {
+            store::clear_lockouts(&mut tx, id).await?;
+            let update = ArtifactUpdate { state, cycle: artifact.cycle, current_version: number, pending_remedy: None };
+            store::update(&mut tx, id, update).await?;
+        }
+        ReviewResult::Rejected { lockouts, pending, deadlocked } => {
+            store::insert_lockouts(&mut tx, team, id, artifact.cycle, number, row.id, lockouts).await?;
+            let update = ArtifactUpdate { state, cycle: artifact.cycle, current_version: number, pending_remedy: Some(pending) };
+            store::update(&mut tx, id, update).await?;
+            data["lockouts"] = json!(lockouts);
+            data["reason"] = json!(pending.reason);
+            data["remedy"] = json!(input.remedy);
+            if *deadlocked {
+                let details = escalation_details(&mut tx, team, id, artifact.cycle).await?;
+                store::open_escalation(&mut tx, team, id, &details).await?;
+                data["deadlocked"] = json!(true);
+            }
+        }
+    }
+    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let kind = if verdict == "approve" { "review.approved" } else { "review.rejected" };
+    let event = NewEvent { artifact: Some(key), kind, actor: Some(&input.reviewer), data };
+    events::append(&mut tx, team, caller, event).await?;
+    tx.commit().await?;
+    Ok(ReviewOutcome { review: review_view(row), artifact: status })
+}
+
+/// R9: what the user needs to decide: every version of the cycle with its authors, the
+/// rejections, and the lockouts.
+async fn escalation_details(conn: &mut PgConnection, team: &str, id: i64, cycle: i32) -> Result<Value> {
+    let versions = versions_view(conn, id, 0, i64::MAX).await?;
+    let versions: Vec<&Version> = versions.iter().filter(|v| v.cycle == cycle).collect();
+    let rejections: Vec<Value> = versions
+        .iter()
+        .flat_map(|v| v.reviews.iter().filter(|r| r.verdict == VerdictName::Reject))
+        .map(|r| json!({ "version": r.version, "reviewer": r.reviewer, "reason": r.reason, "remedy": r.remedy }))
+        .collect();
+    let lockouts: Vec<Lockout> = store::active_lockouts(conn, team, Some(id), None).await?.into_iter().map(lockout_view).collect();
+    let authors: Vec<&str> = versions.iter().map(|v| v.author.as_str()).collect();
+    Ok(json!({ "versions": versions, "authors": authors, "rejections": rejections, "lockouts": lockouts }))
+}
+
+pub async fn assign(pool: &PgPool, caller: &Caller, team: &str, key: &str, input: AssignmentInput) -> Result<ArtifactStatus> {
+    caller.require(team, Scope::Coordinator)?;
+    let mut tx = pool.begin().await?;
+    let loaded = load_for_update(&mut tx, team, key).await?;
+    let (policy, roster) = team_context(&mut tx, team).await?;
+    let artifact = loaded.to_domain();
+    domain::decide_assignment(&artifact, &roster, policy, &input.agent)?;
+    let id = loaded.artifact.id;
+    store::insert_assignment(&mut tx, team, id, artifact.cycle, &input.agent, input.note.as_deref(), "coordinator")
+        .await
+        .on_constraint("assignments_one_active", || {
+            Error::refused(StatusCode::CONFLICT, "invalid_state", "the artifact already has an active assignment")
+        })?;
+    let update = ArtifactUpdate {
+        state: State::InRevision,
+        cycle: artifact.cycle,
+        current_version: artifact.current.number,
+        pending_remedy: artifact.pending_remedy.as_ref(),
+    };
+    store::update(&mut tx, id, update).await?;
+    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let data = json!({ "agent": input.agent, "note": input.note, "state": State::InRevision.as_str() });
+    let event = NewEvent { artifact: Some(key), kind: "assignment.created", actor: Some(&input.agent), data };
+    events::append(&mut tx, team, caller, event).await?;
+    tx.commit().await?;
+    Ok(status)
+}
+
+pub async fn release(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactStatus> {
+    caller.require(team, Scope::Coordinator)?;
+    let mut tx = pool.begin().await?;
+    let loaded = load_for_update(&mut tx, team, key).await?;
+    let (policy, roster) = team_context(&mut tx, team).await?;
+    let artifact = loaded.to_domain();
+    let agent = domain::decide_release(&artifact)?;
+    let id = loaded.artifact.id;
+    store::end_assignment(&mut tx, id, "released").await?;
+    let update = ArtifactUpdate {
+        state: State::ChangesRequested,
+        cycle: artifact.cycle,
+        current_version: artifact.current.number,
+        pending_remedy: artifact.pending_remedy.as_ref(),
+    };
+    store::update(&mut tx, id, update).await?;
+    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let data = json!({ "agent": agent, "state": State::ChangesRequested.as_str() });
+    let event = NewEvent { artifact: Some(key), kind: "assignment.released", actor: Some(&agent), data };
+    events::append(&mut tx, team, caller, event).await?;
+    tx.commit().await?;
+    Ok(status)
+}
+
+pub async fn resolve(pool: &PgPool, caller: &Caller, team: &str, key: &str, input: ResolutionInput) -> Result<ArtifactStatus> {
+    caller.require(team, Scope::User)?;
+    let mut tx = pool.begin().await?;
+    let loaded = load_for_update(&mut tx, team, key).await?;
+    let (policy, roster) = team_context(&mut tx, team).await?;
+    let artifact = loaded.to_domain();
+    let resolution = match (input.action, input.agent.as_deref()) {
+        (ResolutionAction::Assign, Some(agent)) => Resolution::Assign(agent),
+        (ResolutionAction::Assign, None) => return Err(Error::invalid("agent", "an `assign` resolution names the agent")),
+        (ResolutionAction::Abandon, None) => Resolution::Abandon,
+        (ResolutionAction::Abandon, Some(_)) => return Err(Error::invalid("agent", "an `abandon` resolution names no agent")),
+    };
+    let state = domain::decide_resolution(&artifact, &roster, policy, resolution)?;
+    let id = loaded.artifact.id;
+    if let Resolution::Assign(agent) = resolution {
+        store::insert_assignment(&mut tx, team, id, artifact.cycle, agent, Some(&input.reason), "user").await?;
+    }
+    let update = ArtifactUpdate {
+        state,
+        cycle: artifact.cycle,
+        current_version: artifact.current.number,
+        pending_remedy: artifact.pending_remedy.as_ref(),
+    };
+    store::update(&mut tx, id, update).await?;
+    let action = if input.action == ResolutionAction::Assign { "assign" } else { "abandon" };
+    let resolution = json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": caller.token_name });
+    store::resolve_escalation(&mut tx, id, &resolution).await?;
+    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let data = json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state.as_str() });
+    let event = NewEvent { artifact: Some(key), kind: "escalation.resolved", actor: input.agent.as_deref(), data };
+    events::append(&mut tx, team, caller, event).await?;
+    tx.commit().await?;
+    Ok(status)
+}
+
+pub async fn lift(pool: &PgPool, caller: &Caller, team: &str, key: &str, agent: &str, reason: &str) -> Result<ArtifactStatus> {
+    caller.require(team, Scope::User)?;
+    let mut tx = pool.begin().await?;
+    let loaded = load_for_update(&mut tx, team, key).await?;
+    let (policy, roster) = team_context(&mut tx, team).await?;
+    domain::decide_lift(&loaded.to_domain(), agent)?;
+    let id = loaded.artifact.id;
+    store::lift_lockout(&mut tx, id, agent, reason).await?;
+    store::touch(&mut tx, id).await?;
+    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let data = json!({ "agent": agent, "reason": reason });
+    let event = NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent), data };
+    events::append(&mut tx, team, caller, event).await?;
+    tx.commit().await?;
+    Ok(status)
+}
+
+pub async fn get(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactStatus> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    let (policy, roster) = team_context(&mut conn, team).await?;
+    status(&mut conn, team, key, policy, &roster).await
+}
+
+/// The artifact's status as it stands in this connection's view.
+async fn status(conn: &mut PgConnection, team: &str, key: &str, policy: Policy, roster: &domain::Roster) -> Result<ArtifactStatus> {
+    let loaded = store::load(conn, team, key, false).await?.ok_or_else(|| artifact_not_found(key))?;
+    let id = loaded.artifact.id;
+    let eligible_agents = domain::eligible_agents(&loaded.to_domain(), roster, policy);
+    let escalation = store::open_escalations(conn, team, Some(id), 0, 1).await?.into_iter().next().map(escalation_view);
+    let Loaded { artifact, current, contributors, cycle_reviews, lockouts, assignment } = loaded;
+    let reviews = cycle_reviews.into_iter().filter(|r| r.number == current.number).map(review_view).collect();
+    Ok(ArtifactStatus {
+        key: artifact.key,
+        title: artifact.title,
+        kind: artifact.kind,
+        paths: artifact.paths,
+        state: artifact.state,
+        cycle: artifact.cycle,
+        revision: artifact.revision,
+        current_version: version_from_rows(current, &contributors, reviews),
+        original_author: artifact.original_author,
+        lockouts: lockouts.into_iter().map(lockout_view).collect(),
+        assignment: assignment.map(|a| Assignment {
+            agent: a.agent_id,
+            note: a.note,
+            assigned_by: a.assigned_by,
+            assigned_at: a.assigned_at,
+        }),
+        pending_remedy: artifact.pending_remedy.and_then(|p| serde_json::from_value(p).ok()),
+        eligible_agents,
+        escalation,
+        created_at: artifact.created_at,
+        updated_at: artifact.updated_at,
+    })
+}
+
+pub async fn list(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    state: Option<&str>,
+    agent: Option<&str>,
+    cursor: Option<&str>,
+    limit: i64,
+) -> Result<Vec<ArtifactSummary>> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
+    let rows = store::list(&mut conn, team, state, agent, cursor, limit).await?;
+    Ok(rows
+        .into_iter()
+        .map(|a| ArtifactSummary {
+            key: a.key,
+            title: a.title,
+            kind: a.kind,
+            state: a.state,
+            cycle: a.cycle,
+            revision: a.revision,
+            current_version: a.current_version,
+            original_author: a.original_author,
+            updated_at: a.updated_at,
+        })
+        .collect())
+}
+
+/// The artifact's id, for reads that need no lock.
+async fn artifact_id(conn: &mut PgConnection, team: &str, key: &str) -> Result<i64> {
+    let id: Option<i64> = sqlx::query_scalar("select id from artifacts where team_id = $1 and key = $2")
+        .bind(team)
+        .bind(key)
+        .fetch_optional(conn)
+        .await?;
+    id.ok_or_else(|| artifact_not_found(key))
+}
+
+pub async fn versions(pool: &PgPool, caller: &Caller, team: &str, key: &str, after: i32, limit: i64) -> Result<Vec<Version>> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    let id = artifact_id(&mut conn, team, key).await?;
+    versions_view(&mut conn, id, after, limit).await
+}
+
+pub async fn version(pool: &PgPool, caller: &Caller, team: &str, key: &str, number: i32) -> Result<Version> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    let id = artifact_id(&mut conn, team, key).await?;
+    versions_view(&mut conn, id, number - 1, 1)
+        .await?
+        .into_iter()
+        .find(|v| v.number == number)
+        .ok_or_else(|| Error::NotFound(format!("version {number} of '{key}' does not exist")))
+}
+
+async fn version_view(conn: &mut PgConnection, id: i64, number: i32) -> Result<Version> {
+    Ok(versions_view(conn, id, number - 1, 1).await?.remove(0))
+}
+
+async fn versions_view(conn: &mut PgConnection, id: i64, after: i32, limit: i64) -> Result<Vec<Version>> {
+    let rows = store::versions(conn, id, after, limit).await?;
+    let contributors = store::contributors(conn, id, None).await?;
+    let mut reviews = store::reviews(conn, id, None).await?;
+    Ok(rows
+        .into_iter()
+        .map(|v| {
+            let (mine, rest): (Vec<_>, Vec<_>) = reviews.drain(..).partition(|r| r.number == v.number);
+            reviews = rest;
+            let cs: Vec<_> = contributors.iter().filter(|c| c.number == v.number).cloned().collect();
+            version_from_rows(v, &cs, mine.into_iter().map(review_view).collect())
+        })
+        .collect())
+}
+
+fn version_from_rows(v: store::VersionRow, contributors: &[store::ContributorRow], reviews: Vec<Review>) -> Version {
+    Version {
+        number: v.number,
+        cycle: v.cycle,
+        author: v.author,
+        contributors: contributors
+            .iter()
+            .map(|c| ContributorBody {
+                agent: c.agent_id.clone(),
+                role: match store::parse_role(&c.role) {
+                    domain::ContributorRole::CoAuthor => Role::CoAuthor,
+                    domain::ContributorRole::Pair => Role::Pair,
+                    domain::ContributorRole::Advisor => Role::Advisor,
+                },
+            })
+            .collect(),
+        git_ref: v.git_ref,
+        summary: v.summary,
+        submitted_at: v.submitted_at,
+        reviews,
+    }
+}
+
+fn review_view(r: store::ReviewRow) -> Review {
+    Review {
+        id: r.id,
+        version: r.number,
+        reviewer: r.reviewer,
+        verdict: if r.verdict == "approve" { VerdictName::Approve } else { VerdictName::Reject },
+        kind: r.kind,
+        git_ref: r.git_ref,
+        grounds: r.grounds,
+        reason: r.reason,
+        remedy: r.remedy.and_then(|v| serde_json::from_value(v).ok()),
+        evidence: r.evidence.and_then(|v| serde_json::from_value(v).ok()),
+        created_at: r.created_at,
+    }
+}
+
+fn lockout_view(l: store::LockoutRow) -> Lockout {
+    Lockout { artifact: l.artifact, agent: l.agent_id, version: l.number, reason: l.reason, reviewer: l.reviewer, locked_at: l.locked_at }
+}
+
+fn escalation_view(e: store::EscalationRow) -> Escalation {
+    Escalation { id: e.id, artifact: e.artifact, opened_at: e.opened_at, details: e.details }
+}
+
+fn contributors(input: Option<&[ContributorBody]>) -> Vec<domain::Contributor> {
+    input.unwrap_or_default().iter().map(ContributorBody::to_domain).collect()
+}
+
+pub async fn lockouts(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    agent: Option<&str>,
+    artifact: Option<&str>,
+) -> Result<Vec<Lockout>> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
+    let id = match artifact {
+        Some(key) => Some(artifact_id(&mut conn, team, key).await?),
+        None => None,
+    };
+    Ok(store::active_lockouts(&mut conn, team, id, agent).await?.into_iter().map(lockout_view).collect())
+}
+
+pub async fn escalations(pool: &PgPool, caller: &Caller, team: &str, after: i64, limit: i64) -> Result<Vec<Escalation>> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
+    Ok(store::open_escalations(&mut conn, team, None, after, limit).await?.into_iter().map(escalation_view).collect())
+}
+
+/// May the agent write? For an artifact: would a version it authors be accepted now (R5, R6,
+/// R11)? For file paths: is it locked out of an artifact whose globs match one (R6)?
+pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput) -> Result<CheckResult> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    let mut denials = Vec::new();
+    if let Some(key) = &input.artifact {
+        let (policy, roster) = team_context(&mut conn, team).await?;
+        let refusal = match store::load(&mut conn, team, key, false).await? {
+            Some(loaded) => domain::decide_write(&loaded.to_domain(), &roster, policy, &input.agent).err(),
+            // Writing a new artifact is writing its first version.
+            None => domain::decide_first_version(&roster, Credits { author: &input.agent, contributors: &[] }).err(),
+        };
+        denials.extend(refusal.map(|r| Denial { artifact: Some(key.clone()), code: r.code.as_str().into(), detail: r.detail }));
+    }
+    if let Some(paths) = input.paths.as_deref().filter(|p| !p.is_empty()) {
+        for locked in store::locked_paths(&mut conn, team, &input.agent).await? {
+            let matched = locked.paths.iter().filter_map(|g| glob(g).ok()).find_map(|g| paths.iter().find(|p| g.is_match(p)));
+            if let Some(path) = matched {
+                denials.push(Denial {
+                    artifact: Some(locked.artifact.clone()),
+                    code: "agent_locked_out".into(),
+                    detail: format!(
+                        "'{path}' belongs to artifact '{}', which agent '{}' is locked out of until a revision is approved",
+                        locked.artifact, input.agent
+                    ),
+                });
+            }
+        }
+    }
+    if input.artifact.is_none() && input.paths.is_none() {
+        return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
+    }
+    Ok(CheckResult { allowed: denials.is_empty(), denials })
+}
+
+/// An artifact's path pattern: `*` stops at `/`, `**` crosses directories.
+pub fn glob(pattern: &str) -> Result<globset::GlobMatcher, globset::Error> {
+    Ok(GlobBuilder::new(pattern).literal_separator(true).build()?.compile_matcher())
+}
+
+pub async fn events(pool: &PgPool, caller: &Caller, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
+    caller.require(team, Scope::Read)?;
+    let mut conn = pool.acquire().await?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
+    Ok(events::page(&mut conn, team, after, limit)
+        .await?
+        .into_iter()
+        .map(|e| Event {
+            seq: e.seq,
+            at: e.at,
+            artifact: e.artifact,
+            kind: e.kind,
+            actor: e.actor,
+            token: TokenRef { id: e.token_id, name: e.token_name },
+            data: e.data,
+        })
+        .collect())
+}
