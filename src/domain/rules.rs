@@ -55,15 +55,15 @@ pub fn decide_version(
         }
     }
     // R11: under waza the rejecting reviewer takes no part in the immediate revision.
-    if let Some(reviewer) = excluded_reviewer(artifact, policy) {
-        if credits.author == reviewer || credits.contributors.iter().any(|c| c.agent == reviewer) {
-            return Err(Refusal::new(
-                Code::RejectingReviewerExcluded,
-                format!(
-                    "agent '{reviewer}' rejected the previous version and may not be credited on its revision"
-                ),
-            ));
-        }
+    if let Some(reviewer) = excluded_reviewer(artifact, policy)
+        && (credits.author == reviewer || credits.contributors.iter().any(|c| c.agent == reviewer))
+    {
+        return Err(Refusal::new(
+            Code::RejectingReviewerExcluded,
+            format!(
+                "agent '{reviewer}' rejected the previous version and may not be credited on its revision"
+            ),
+        ));
     }
     let next = |kind, cycle| {
         Ok(VersionOutcome {
@@ -216,13 +216,13 @@ pub fn decide_review(
             ),
         ));
     }
-    if let Some(r) = review.git_ref {
-        if current.git_ref.as_deref() != Some(r) {
-            return Err(Refusal::new(
-                Code::StaleRef,
-                format!("ref '{r}' is not the ref of version {}", current.number),
-            ));
-        }
+    if let Some(r) = review.git_ref
+        && current.git_ref.as_deref() != Some(r)
+    {
+        return Err(Refusal::new(
+            Code::StaleRef,
+            format!("ref '{r}' is not the ref of version {}", current.number),
+        ));
     }
     if artifact.state != State::InReview {
         return Err(Refusal::new(
@@ -253,7 +253,8 @@ pub fn decide_review(
             ),
         ));
     }
-    let kind = if artifact.cycle_rejecters.contains(review.reviewer) {
+    // R11: the focused re-review is a waza notion; under standard every review is a review.
+    let kind = if policy.profile == Profile::Waza && artifact.cycle_rejecters.contains(review.reviewer) {
         ReviewKind::FocusedRereview
     } else {
         ReviewKind::Review
@@ -496,10 +497,10 @@ fn check_assignee(artifact: &Artifact, roster: &Roster, policy: Policy, agent: &
             format!("agent '{agent}' rejected the previous version and may not revise it"),
         ));
     }
-    if let Some(p) = &artifact.pending_remedy {
-        if p.remedy.action == RemedyAction::Escalate {
-            lacks_expertise(roster, agent, &p.remedy.expertise)?;
-        }
+    if let Some(p) = &artifact.pending_remedy
+        && p.remedy.action == RemedyAction::Escalate
+    {
+        lacks_expertise(roster, agent, &p.remedy.expertise)?;
     }
     Ok(())
 }
