@@ -448,9 +448,12 @@ pub fn decide_lift(artifact: &Artifact, agent: &str) -> Decision<()> {
     Ok(())
 }
 
-/// Agents who may be assigned the revision now: active authors neither locked out nor excluded,
-/// with the expertise an escalation asks for.
+/// Agents who may be assigned the revision after a rejection: active authors neither locked out
+/// nor excluded, with the expertise an escalation asks for. None while no revision is pending.
 pub fn eligible_agents(artifact: &Artifact, roster: &Roster, policy: Policy) -> Vec<String> {
+    if !matches!(artifact.state, State::ChangesRequested | State::InRevision | State::Deadlocked) {
+        return vec![];
+    }
     roster
         .authors()
         .filter(|a| check_assignee(artifact, roster, policy, &a.id).is_ok())

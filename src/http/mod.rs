@@ -2,8 +2,10 @@
 //! middleware, and the OpenAPI document.
 
 pub mod agents;
+pub mod artifacts;
 pub mod extract;
 pub mod health;
+pub mod team_views;
 pub mod teams;
 pub mod tokens;
 
@@ -43,6 +45,8 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(teams::routes())
         .merge(agents::routes())
         .merge(tokens::routes())
+        .merge(artifacts::routes())
+        .merge(team_views::routes())
 }
 
 /// The OpenAPI document of every route.

@@ -1,0 +1,326 @@
+//! Artifacts, versions, reviews, assignment, resolution and lockout lifts.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::AppState;
+use crate::auth::Caller;
+use crate::domain::State as ArtifactState;
+use crate::error::{Error, Result};
+use crate::http::agents::paginate;
+use crate::http::extract::{Json, Path, Query};
+use crate::resources::*;
+use crate::service::artifacts as service;
+use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_artifact, list_artifacts))
+        .routes(routes!(get_artifact))
+        .routes(routes!(submit_version, list_versions))
+        .routes(routes!(get_version))
+        .routes(routes!(review))
+        .routes(routes!(assign, release))
+        .routes(routes!(resolve))
+        .routes(routes!(lift))
+}
+
+const MAX_REF: usize = 500;
+
+/// The fields every version carries, validated the same way on create and on a new version.
+fn version_fields(
+    fields: &mut Fields,
+    author: &str,
+    contributors: Option<&[ContributorBody]>,
+    git_ref: Option<&str>,
+    summary: Option<&str>,
+) {
+    fields.slug("author", author);
+    let contributors = contributors.unwrap_or_default();
+    if contributors.len() > MAX_LIST {
+        fields.add("contributors", format!("must have at most {MAX_LIST} items"));
+    }
+    for (i, c) in contributors.iter().enumerate() {
+        fields.slug(&format!("contributors[{i}].agent"), &c.agent);
+    }
+    fields.opt_text("ref", git_ref, MAX_REF);
+    fields.opt_text("summary", summary, MAX_TEXT);
+}
+
+/// Create an artifact with its version 1, in review.
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts", tag = "artifacts",
+    params(("team" = String, Path, description = "team id")),
+    request_body = ArtifactInput,
+    responses((status = 201, description = "created, in review", body = ArtifactStatus),
+              (status = 409, description = "`artifact_exists`, or a rule refusal (`invalid_agent`)", body = crate::error::Problem,
+               content_type = "application/problem+json")))]
+async fn create_artifact(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(team): Path<String>,
+    Json(input): Json<ArtifactInput>,
+) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
+    let mut fields = Fields::new();
+    fields.key("key", &input.key);
+    fields.text("title", &input.title, MAX_NAME);
+    fields.opt_text("kind", input.kind.as_deref(), MAX_TAG);
+    let paths = input.paths.as_deref().unwrap_or_default();
+    fields.labels("paths", paths, MAX_NAME);
+    for (i, p) in paths.iter().enumerate() {
+        if let Err(e) = service::glob(p) {
+            fields.add(format!("paths[{i}]"), format!("is not a valid glob: {}", e.kind()));
+        }
+    }
+    version_fields(&mut fields, &input.author, input.contributors.as_deref(), input.git_ref.as_deref(), input.summary.as_deref());
+    fields.finish()?;
+    let status = service::create(&state.pool, &caller, &team, input).await?;
+    Ok((StatusCode::CREATED, axum::Json(status)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ArtifactFilter {
+    /// Only artifacts in this state.
+    pub state: Option<String>,
+    /// Only artifacts this agent authored a version of or is locked out of.
+    pub agent: Option<String>,
+    /// From a previous page's `next_cursor`.
+    pub cursor: Option<String>,
+    /// 1 to 500, default 100.
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<i64>,
+}
+
+/// The team's artifacts in key order, a page at a time.
+#[utoipa::path(get, path = "/v1/teams/{team}/artifacts", tag = "artifacts",
+    params(("team" = String, Path, description = "team id"), ArtifactFilter),
+    responses((status = 200, description = "a page of artifacts", body = Page<ArtifactSummary>)))]
+async fn list_artifacts(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(team): Path<String>,
+    Query(filter): Query<ArtifactFilter>,
+) -> Result<axum::Json<Page<ArtifactSummary>>> {
+    let limit = limit(filter.limit)?;
+    if let Some(s) = &filter.state {
+        if ArtifactState::parse(s).is_none() {
+            return Err(Error::invalid(
+                "state",
+                "must be one of in_review, changes_requested, in_revision, approved, deadlocked, abandoned",
+            ));
+        }
+    }
+    let rows = service::list(
+        &state.pool,
+        &caller,
+        &team,
+        filter.state.as_deref(),
+        filter.agent.as_deref(),
+        filter.cursor.as_deref(),
+        limit + 1,
+    )
+    .await?;
+    let (items, next_cursor) = paginate(rows, limit, |a| a.key.clone());
+    Ok(axum::Json(Page { items, next_cursor }))
+}
+
+/// A list's page size: 1 to 500, default 100.
+pub fn limit(requested: Option<i64>) -> Result<i64> {
+    match requested {
+        None => Ok(100),
+        Some(n) if (1..=500).contains(&n) => Ok(n),
+        Some(_) => Err(Error::invalid("limit", "must be between 1 and 500")),
+    }
+}
+
+/// The artifact's status.
+#[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}", tag = "artifacts",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key; `/` encoded as `%2F`")),
+    responses((status = 200, description = "the status", body = ArtifactStatus)))]
+async fn get_artifact(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key)): Path<(String, String)>,
+) -> Result<axum::Json<ArtifactStatus>> {
+    Ok(axum::Json(service::get(&state.pool, &caller, &team, &key).await?))
+}
+
+/// Submit the next version (R5, R6): the assignee's revision, a supersede by the author of the
+/// version under review, or a new cycle after approval.
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/versions", tag = "versions",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
+    request_body = VersionInput,
+    responses((status = 201, description = "the new version, in review", body = Version),
+              (status = 409, description = "a rule refusal: `agent_locked_out`, `not_assignee`, `rejecting_reviewer_excluded`, `invalid_agent`, `deadlocked`, `invalid_state`",
+               body = crate::error::Problem, content_type = "application/problem+json")))]
+async fn submit_version(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key)): Path<(String, String)>,
+    Json(input): Json<VersionInput>,
+) -> Result<(StatusCode, axum::Json<Version>)> {
+    let mut fields = Fields::new();
+    version_fields(&mut fields, &input.author, input.contributors.as_deref(), input.git_ref.as_deref(), input.summary.as_deref());
+    fields.finish()?;
+    let version = service::submit_version(&state.pool, &caller, &team, &key, input).await?;
+    Ok((StatusCode::CREATED, axum::Json(version)))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct VersionPageQuery {
+    /// From a previous page's `next_cursor`.
+    pub cursor: Option<String>,
+    /// 1 to 500, default 100.
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<i64>,
+}
+
+/// The artifact's versions with their reviews, oldest first.
+#[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}/versions", tag = "versions",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"), VersionPageQuery),
+    responses((status = 200, description = "a page of versions", body = Page<Version>)))]
+async fn list_versions(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key)): Path<(String, String)>,
+    Query(page): Query<VersionPageQuery>,
+) -> Result<axum::Json<Page<Version>>> {
+    let limit = limit(page.limit)?;
+    let after = match page.cursor.as_deref() {
+        None => 0,
+        Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
+    };
+    let rows = service::versions(&state.pool, &caller, &team, &key, after, limit + 1).await?;
+    let (items, next_cursor) = paginate(rows, limit, |v| v.number.to_string());
+    Ok(axum::Json(Page { items, next_cursor }))
+}
+
+/// One version with its reviews.
+#[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}/versions/{n}", tag = "versions",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
+           ("n" = i32, Path, description = "version number")),
+    responses((status = 200, description = "the version", body = Version)))]
+async fn get_version(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key, n)): Path<(String, String, i32)>,
+) -> Result<axum::Json<Version>> {
+    Ok(axum::Json(service::version(&state.pool, &caller, &team, &key, n).await?))
+}
+
+/// Record a verdict on a version (R1–R4, R9, R11). A rejection locks out everyone credited on
+/// the version and may deadlock the artifact.
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/versions/{n}/reviews", tag = "reviews",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
+           ("n" = i32, Path, description = "version number")),
+    request_body = ReviewInput,
+    responses((status = 201, description = "recorded; the artifact's new status", body = ReviewOutcome),
+              (status = 409, description = "a rule refusal: `not_a_reviewer`, `self_review`, `stale_version`, `stale_ref`, `version_decided`, `duplicate_review`, `locked_out_agent_named`, `invalid_agent`, `rejecting_reviewer_excluded`, `expertise_mismatch`",
+               body = crate::error::Problem, content_type = "application/problem+json")))]
+async fn review(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key, n)): Path<(String, String, i32)>,
+    Json(input): Json<ReviewInput>,
+) -> Result<(StatusCode, axum::Json<ReviewOutcome>)> {
+    let mut fields = Fields::new();
+    fields.slug("reviewer", &input.reviewer);
+    fields.opt_text("ref", input.git_ref.as_deref(), MAX_REF);
+    fields.opt_text("reason", input.reason.as_deref(), MAX_TEXT);
+    if let Some(remedy) = &input.remedy {
+        if let Some(agent) = &remedy.agent {
+            fields.slug("remedy.agent", agent);
+        }
+        fields.labels("remedy.expertise", remedy.expertise.as_deref().unwrap_or_default(), MAX_TAG);
+    }
+    if let Some(e) = &input.evidence {
+        fields.opt_text("evidence.counter_evidence", e.counter_evidence.as_deref(), MAX_TEXT);
+        fields.opt_text("evidence.violated_requirement", e.violated_requirement.as_deref(), MAX_TEXT);
+        fields.opt_text("evidence.affected_scope", e.affected_scope.as_deref(), MAX_TEXT);
+        fields.opt_text("evidence.approval_condition", e.approval_condition.as_deref(), MAX_TEXT);
+    }
+    fields.finish()?;
+    let outcome = service::review(&state.pool, &caller, &team, &key, n, input).await?;
+    Ok((StatusCode::CREATED, axum::Json(outcome)))
+}
+
+/// Assign the agent who writes the revision (R5): verified not locked out before it is spawned.
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/assignment", tag = "assignment",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
+    request_body = AssignmentInput,
+    responses((status = 201, description = "assigned; the artifact is in revision", body = ArtifactStatus),
+              (status = 409, description = "a rule refusal: `agent_locked_out`, `invalid_agent`, `expertise_mismatch`, `rejecting_reviewer_excluded`, `deadlocked`, `invalid_state`",
+               body = crate::error::Problem, content_type = "application/problem+json")))]
+async fn assign(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key)): Path<(String, String)>,
+    Json(input): Json<AssignmentInput>,
+) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
+    let mut fields = Fields::new();
+    fields.slug("agent", &input.agent);
+    fields.opt_text("note", input.note.as_deref(), MAX_TEXT);
+    fields.finish()?;
+    let status = service::assign(&state.pool, &caller, &team, &key, input).await?;
+    Ok((StatusCode::CREATED, axum::Json(status)))
+}
+
+/// Release the assignment: back to `changes_requested`.
+#[utoipa::path(delete, path = "/v1/teams/{team}/artifacts/{key}/assignment", tag = "assignment",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
+    responses((status = 200, description = "released", body = ArtifactStatus),
+              (status = 409, description = "`invalid_state`: no active assignment", body = crate::error::Problem,
+               content_type = "application/problem+json")))]
+async fn release(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key)): Path<(String, String)>,
+) -> Result<axum::Json<ArtifactStatus>> {
+    Ok(axum::Json(service::release(&state.pool, &caller, &team, &key).await?))
+}
+
+/// The user resolves a deadlock (R9): assign an agent who is not locked out, or abandon.
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/resolution", tag = "escalations",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
+    request_body = ResolutionInput,
+    responses((status = 200, description = "resolved", body = ArtifactStatus),
+              (status = 409, description = "a rule refusal: `invalid_state`, `agent_locked_out`, `invalid_agent`, `expertise_mismatch`, `rejecting_reviewer_excluded`",
+               body = crate::error::Problem, content_type = "application/problem+json")))]
+async fn resolve(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key)): Path<(String, String)>,
+    Json(input): Json<ResolutionInput>,
+) -> Result<axum::Json<ArtifactStatus>> {
+    let mut fields = Fields::new();
+    if let Some(agent) = &input.agent {
+        fields.slug("agent", agent);
+    }
+    fields.text("reason", &input.reason, MAX_TEXT);
+    fields.finish()?;
+    Ok(axum::Json(service::resolve(&state.pool, &caller, &team, &key, input).await?))
+}
+
+/// The user lifts one agent's lockout early (R10).
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/lockouts/{agent}/lift", tag = "lockouts",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
+           ("agent" = String, Path, description = "the locked-out agent")),
+    request_body = LiftInput,
+    responses((status = 200, description = "lifted", body = ArtifactStatus)))]
+async fn lift(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((team, key, agent)): Path<(String, String, String)>,
+    Json(input): Json<LiftInput>,
+) -> Result<axum::Json<ArtifactStatus>> {
+    let mut fields = Fields::new();
+    fields.text("reason", &input.reason, MAX_TEXT);
+    fields.finish()?;
+    Ok(axum::Json(service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await?))
+}
