@@ -49,20 +49,24 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
 }
 
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    // Syntax first: serde_json reports some wrong types (a number or null where an enum is
+    // expected) as syntax errors, and well-formed JSON of the wrong shape is 422, never 400.
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        match inner.classify() {
-            serde_json::error::Category::Data => {
-                let field = if path == "." { "body".to_owned() } else { path };
-                Error::InvalidFields(vec![FieldError::new(field, strip_position(&inner.to_string()))])
-            }
-            _ => malformed(inner),
-        }
-    })?;
-    de.end().map_err(malformed)?;
-    Ok(value)
+        let message = e.into_inner().to_string();
+        // serde names a missing field only in its message, not in the path.
+        let missing = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.strip_suffix('`'));
+        let field = match (path.as_str(), missing) {
+            (".", Some(name)) => name.to_owned(),
+            (".", None) => "body".to_owned(),
+            (path, Some(name)) => format!("{path}.{name}"),
+            (path, None) => path.to_owned(),
+        };
+        Error::InvalidFields(vec![FieldError::new(field, message)])
+    })
 }
 
 fn malformed(e: serde_json::Error) -> Error {

@@ -33,20 +33,22 @@ use crate::error::{Error, InternalCause, Problem};
         description = "The reviewer rejection lockout protocol, as a service: when a version is rejected, \
                        everyone credited on it is locked out of the next one until a revision is approved."
     ),
-    modifiers(&CommonResponses),
     components(schemas(Problem))
 )]
 struct ApiDoc;
 
 /// The routes with their spec.
 fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let mut router = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(teams::routes())
         .merge(agents::routes())
         .merge(tokens::routes())
         .merge(artifacts::routes())
-        .merge(team_views::routes())
+        .merge(team_views::routes());
+    // After the merges: a modifier on `ApiDoc` would run before any path exists.
+    CommonResponses.modify(router.get_openapi_mut());
+    router
 }
 
 /// The OpenAPI document of every route.

@@ -98,10 +98,10 @@ async fn put_team(
         profile: None,
         required_approvals: None,
     });
-    if let Some(n) = policy.required_approvals {
-        if !(1..=100).contains(&n) {
-            fields.add("policy.required_approvals", "must be between 1 and 100");
-        }
+    if let Some(n) = policy.required_approvals
+        && !(1..=100).contains(&n)
+    {
+        fields.add("policy.required_approvals", "must be between 1 and 100");
     }
     fields.finish()?;
     let changes = TeamChanges {

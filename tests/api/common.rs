@@ -33,7 +33,12 @@ impl Reply {
     /// Asserts the status and, for an error, the problem+json `code`; returns the body.
     #[track_caller]
     pub fn expect(&self, status: u16, code: Option<&str>) -> &Value {
-        assert_eq!(self.status.as_u16(), status, "unexpected status; body: {}", self.body);
+        assert_eq!(
+            self.status.as_u16(),
+            status,
+            "unexpected status; body: {}",
+            self.body
+        );
         if let Some(code) = code {
             assert_eq!(self.code(), code, "unexpected code; body: {}", self.body);
             assert_eq!(
@@ -46,7 +51,12 @@ impl Reply {
 
     #[track_caller]
     pub fn ok(&self) -> &Value {
-        assert!(self.status.is_success(), "expected success, got {}: {}", self.status, self.body);
+        assert!(
+            self.status.is_success(),
+            "expected success, got {}: {}",
+            self.status,
+            self.body
+        );
         &self.body
     }
 }
@@ -55,7 +65,10 @@ impl Api {
     pub fn new(pool: PgPool) -> Self {
         let mut state = AppState::new(pool.clone());
         state.admin_token_hash = Some(std::sync::Arc::new(reviewlock::auth::hash_secret(ADMIN)));
-        Api { app: app(state), pool }
+        Api {
+            app: app(state),
+            pool,
+        }
     }
 
     /// Sends a request; `body` is sent as JSON when given.
@@ -82,9 +95,14 @@ impl Api {
         let body = if bytes.is_empty() {
             Value::Null
         } else {
-            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
         };
-        Reply { status, headers, body }
+        Reply {
+            status,
+            headers,
+            body,
+        }
     }
 
     pub async fn get(&self, path: &str, token: &str) -> Reply {
@@ -105,20 +123,34 @@ impl Api {
 
     /// Creates a team with the server admin token.
     pub async fn team(&self, team: &str, policy: Value) -> Value {
-        let body = if policy.is_null() { json!({}) } else { json!({ "policy": policy }) };
-        self.put(&format!("/v1/teams/{team}"), ADMIN, body).await.expect(201, None).clone()
+        let body = if policy.is_null() {
+            json!({})
+        } else {
+            json!({ "policy": policy })
+        };
+        self.put(&format!("/v1/teams/{team}"), ADMIN, body)
+            .await
+            .expect(201, None)
+            .clone()
     }
 
     /// A new token of the team with this scope.
     pub async fn token(&self, team: &str, scope: &str) -> String {
         let reply = self
-            .post(&format!("/v1/teams/{team}/tokens"), ADMIN, json!({ "name": format!("{scope}-token"), "scope": scope }))
+            .post(
+                &format!("/v1/teams/{team}/tokens"),
+                ADMIN,
+                json!({ "name": format!("{scope}-token"), "scope": scope }),
+            )
             .await;
         reply.expect(201, None)["token"].as_str().unwrap().to_owned()
     }
 
     /// Creates or updates an agent with the server admin token.
     pub async fn agent(&self, team: &str, agent: &str, body: Value) -> Value {
-        self.put(&format!("/v1/teams/{team}/agents/{agent}"), ADMIN, body).await.ok().clone()
+        self.put(&format!("/v1/teams/{team}/agents/{agent}"), ADMIN, body)
+            .await
+            .ok()
+            .clone()
     }
 }
