@@ -451,7 +451,10 @@ pub fn decide_lift(artifact: &Artifact, agent: &str) -> Decision<()> {
 /// Agents who may be assigned the revision after a rejection: active authors neither locked out
 /// nor excluded, with the expertise an escalation asks for. None while no revision is pending.
 pub fn eligible_agents(artifact: &Artifact, roster: &Roster, policy: Policy) -> Vec<String> {
-    if !matches!(artifact.state, State::ChangesRequested | State::InRevision | State::Deadlocked) {
+    if !matches!(
+        artifact.state,
+        State::ChangesRequested | State::InRevision | State::Deadlocked
+    ) {
         return vec![];
     }
     roster

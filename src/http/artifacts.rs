@@ -71,10 +71,19 @@ async fn create_artifact(
     fields.labels("paths", paths, MAX_NAME);
     for (i, p) in paths.iter().enumerate() {
         if let Err(e) = service::glob(p) {
-            fields.add(format!("paths[{i}]"), format!("is not a valid glob: {}", e.kind()));
+            fields.add(
+                format!("paths[{i}]"),
+                format!("is not a valid glob: {}", e.kind()),
+            );
         }
     }
-    version_fields(&mut fields, &input.author, input.contributors.as_deref(), input.git_ref.as_deref(), input.summary.as_deref());
+    version_fields(
+        &mut fields,
+        &input.author,
+        input.contributors.as_deref(),
+        input.git_ref.as_deref(),
+        input.summary.as_deref(),
+    );
     fields.finish()?;
     let status = service::create(&state.pool, &caller, &team, input).await?;
     Ok((StatusCode::CREATED, axum::Json(status)))
@@ -106,13 +115,13 @@ async fn list_artifacts(
     Query(filter): Query<ArtifactFilter>,
 ) -> Result<axum::Json<Page<ArtifactSummary>>> {
     let limit = limit(filter.limit)?;
-    if let Some(s) = &filter.state {
-        if ArtifactState::parse(s).is_none() {
-            return Err(Error::invalid(
-                "state",
-                "must be one of in_review, changes_requested, in_revision, approved, deadlocked, abandoned",
-            ));
-        }
+    if let Some(s) = &filter.state
+        && ArtifactState::parse(s).is_none()
+    {
+        return Err(Error::invalid(
+            "state",
+            "must be one of in_review, changes_requested, in_revision, approved, deadlocked, abandoned",
+        ));
     }
     let rows = service::list(
         &state.pool,
@@ -164,7 +173,13 @@ async fn submit_version(
     Json(input): Json<VersionInput>,
 ) -> Result<(StatusCode, axum::Json<Version>)> {
     let mut fields = Fields::new();
-    version_fields(&mut fields, &input.author, input.contributors.as_deref(), input.git_ref.as_deref(), input.summary.as_deref());
+    version_fields(
+        &mut fields,
+        &input.author,
+        input.contributors.as_deref(),
+        input.git_ref.as_deref(),
+        input.summary.as_deref(),
+    );
     fields.finish()?;
     let version = service::submit_version(&state.pool, &caller, &team, &key, input).await?;
     Ok((StatusCode::CREATED, axum::Json(version)))
@@ -194,7 +209,9 @@ async fn list_versions(
     let limit = limit(page.limit)?;
     let after = match page.cursor.as_deref() {
         None => 0,
-        Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
+        Some(c) => c
+            .parse()
+            .map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
     };
     let rows = service::versions(&state.pool, &caller, &team, &key, after, limit + 1).await?;
     let (items, next_cursor) = paginate(rows, limit, |v| v.number.to_string());
@@ -211,7 +228,9 @@ async fn get_version(
     caller: Caller,
     Path((team, key, n)): Path<(String, String, i32)>,
 ) -> Result<axum::Json<Version>> {
-    Ok(axum::Json(service::version(&state.pool, &caller, &team, &key, n).await?))
+    Ok(axum::Json(
+        service::version(&state.pool, &caller, &team, &key, n).await?,
+    ))
 }
 
 /// Record a verdict on a version (R1–R4, R9, R11). A rejection locks out everyone credited on
@@ -237,13 +256,29 @@ async fn review(
         if let Some(agent) = &remedy.agent {
             fields.slug("remedy.agent", agent);
         }
-        fields.labels("remedy.expertise", remedy.expertise.as_deref().unwrap_or_default(), MAX_TAG);
+        fields.labels(
+            "remedy.expertise",
+            remedy.expertise.as_deref().unwrap_or_default(),
+            MAX_TAG,
+        );
     }
     if let Some(e) = &input.evidence {
-        fields.opt_text("evidence.counter_evidence", e.counter_evidence.as_deref(), MAX_TEXT);
-        fields.opt_text("evidence.violated_requirement", e.violated_requirement.as_deref(), MAX_TEXT);
+        fields.opt_text(
+            "evidence.counter_evidence",
+            e.counter_evidence.as_deref(),
+            MAX_TEXT,
+        );
+        fields.opt_text(
+            "evidence.violated_requirement",
+            e.violated_requirement.as_deref(),
+            MAX_TEXT,
+        );
         fields.opt_text("evidence.affected_scope", e.affected_scope.as_deref(), MAX_TEXT);
-        fields.opt_text("evidence.approval_condition", e.approval_condition.as_deref(), MAX_TEXT);
+        fields.opt_text(
+            "evidence.approval_condition",
+            e.approval_condition.as_deref(),
+            MAX_TEXT,
+        );
     }
     fields.finish()?;
     let outcome = service::review(&state.pool, &caller, &team, &key, n, input).await?;
@@ -282,7 +317,9 @@ async fn release(
     caller: Caller,
     Path((team, key)): Path<(String, String)>,
 ) -> Result<axum::Json<ArtifactStatus>> {
-    Ok(axum::Json(service::release(&state.pool, &caller, &team, &key).await?))
+    Ok(axum::Json(
+        service::release(&state.pool, &caller, &team, &key).await?,
+    ))
 }
 
 /// The user resolves a deadlock (R9): assign an agent who is not locked out, or abandon.
@@ -304,7 +341,9 @@ async fn resolve(
     }
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    Ok(axum::Json(service::resolve(&state.pool, &caller, &team, &key, input).await?))
+    Ok(axum::Json(
+        service::resolve(&state.pool, &caller, &team, &key, input).await?,
+    ))
 }
 
 /// The user lifts one agent's lockout early (R10).
@@ -322,5 +361,7 @@ async fn lift(
     let mut fields = Fields::new();
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    Ok(axum::Json(service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await?))
+    Ok(axum::Json(
+        service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await?,
+    ))
 }

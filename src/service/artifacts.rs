@@ -19,12 +19,17 @@ use crate::store::{agents, teams};
 
 /// The team's policy and roster, read in the caller's transaction.
 async fn team_context(conn: &mut PgConnection, team: &str) -> Result<(Policy, domain::Roster)> {
-    let policy = teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
+    let policy = teams::find(conn, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?
+        .policy();
     Ok((policy, agents::roster(conn, team).await?))
 }
 
 async fn load_for_update(conn: &mut PgConnection, team: &str, key: &str) -> Result<Loaded> {
-    store::load(conn, team, key, true).await?.ok_or_else(|| artifact_not_found(key))
+    store::load(conn, team, key, true)
+        .await?
+        .ok_or_else(|| artifact_not_found(key))
 }
 
 fn artifact_not_found(key: &str) -> Error {
@@ -36,19 +41,44 @@ fn artifact_not_found(key: &str) -> Error {
 const LOCKED_OUT_CREDIT: &str = "versions_credit_not_locked_out";
 
 fn locked_out_credit() -> Error {
-    Error::refused(StatusCode::CONFLICT, "agent_locked_out", "a credited agent is locked out of this artifact")
+    Error::refused(
+        StatusCode::CONFLICT,
+        "agent_locked_out",
+        "a credited agent is locked out of this artifact",
+    )
 }
 
-pub async fn create(pool: &PgPool, caller: &Caller, team: &str, input: ArtifactInput) -> Result<ArtifactStatus> {
+pub async fn create(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    input: ArtifactInput,
+) -> Result<ArtifactStatus> {
     caller.require(team, Scope::Coordinator)?;
     let contributors = contributors(input.contributors.as_deref());
     let mut tx = pool.begin().await?;
     let (policy, roster) = team_context(&mut tx, team).await?;
-    domain::decide_first_version(&roster, Credits { author: &input.author, contributors: &contributors })?;
+    domain::decide_first_version(
+        &roster,
+        Credits {
+            author: &input.author,
+            contributors: &contributors,
+        },
+    )?;
     let paths = input.paths.unwrap_or_default();
-    let new = NewArtifact { key: &input.key, title: &input.title, kind: input.kind.as_deref(), paths: &paths, author: &input.author };
+    let new = NewArtifact {
+        key: &input.key,
+        title: &input.title,
+        kind: input.kind.as_deref(),
+        paths: &paths,
+        author: &input.author,
+    };
     let id = store::insert(&mut tx, team, &new).await?.ok_or_else(|| {
-        Error::refused(StatusCode::CONFLICT, "artifact_exists", format!("artifact '{}' already exists", input.key))
+        Error::refused(
+            StatusCode::CONFLICT,
+            "artifact_exists",
+            format!("artifact '{}' already exists", input.key),
+        )
     })?;
     let version = NewVersion {
         number: 1,
@@ -58,23 +88,39 @@ pub async fn create(pool: &PgPool, caller: &Caller, team: &str, input: ArtifactI
         git_ref: input.git_ref.as_deref(),
         summary: input.summary.as_deref(),
     };
-    store::insert_version(&mut tx, team, id, &version).await.on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
+    store::insert_version(&mut tx, team, id, &version)
+        .await
+        .on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
     let status = status(&mut tx, team, &input.key, policy, &roster).await?;
     let data = json!({ "version": 1, "author": input.author, "contributors": input.contributors, "title": input.title });
-    let event = NewEvent { artifact: Some(&input.key), kind: "artifact.created", actor: Some(&input.author), data };
+    let event = NewEvent {
+        artifact: Some(&input.key),
+        kind: "artifact.created",
+        actor: Some(&input.author),
+        data,
+    };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
 }
 
-pub async fn submit_version(pool: &PgPool, caller: &Caller, team: &str, key: &str, input: VersionInput) -> Result<Version> {
+pub async fn submit_version(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    key: &str,
+    input: VersionInput,
+) -> Result<Version> {
     caller.require(team, Scope::Coordinator)?;
     let contributors = contributors(input.contributors.as_deref());
     let mut tx = pool.begin().await?;
     let loaded = load_for_update(&mut tx, team, key).await?;
     let (policy, roster) = team_context(&mut tx, team).await?;
     let artifact = loaded.to_domain();
-    let credits = Credits { author: &input.author, contributors: &contributors };
+    let credits = Credits {
+        author: &input.author,
+        contributors: &contributors,
+    };
     let outcome = domain::decide_version(&artifact, &roster, policy, credits)?;
     let id = loaded.artifact.id;
     let version = NewVersion {
@@ -85,13 +131,23 @@ pub async fn submit_version(pool: &PgPool, caller: &Caller, team: &str, key: &st
         git_ref: input.git_ref.as_deref(),
         summary: input.summary.as_deref(),
     };
-    store::insert_version(&mut tx, team, id, &version).await.on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
+    store::insert_version(&mut tx, team, id, &version)
+        .await
+        .on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
     if outcome.kind == VersionKind::Revision {
         store::end_assignment(&mut tx, id, "version").await?;
     }
     // A supersede keeps the cycle's pending remedy for the record; any other version ends it.
-    let pending = artifact.pending_remedy.as_ref().filter(|_| outcome.kind == VersionKind::Supersede);
-    let update = ArtifactUpdate { state: State::InReview, cycle: outcome.cycle, current_version: outcome.number, pending_remedy: pending };
+    let pending = artifact
+        .pending_remedy
+        .as_ref()
+        .filter(|_| outcome.kind == VersionKind::Supersede);
+    let update = ArtifactUpdate {
+        state: State::InReview,
+        cycle: outcome.cycle,
+        current_version: outcome.number,
+        pending_remedy: pending,
+    };
     store::update(&mut tx, id, update).await?;
     let version = version_view(&mut tx, id, outcome.number).await?;
     let kind = match outcome.kind {
@@ -102,7 +158,12 @@ pub async fn submit_version(pool: &PgPool, caller: &Caller, team: &str, key: &st
     };
     let data = json!({ "version": outcome.number, "cycle": outcome.cycle, "kind": kind, "author": input.author,
                        "contributors": input.contributors, "state": State::InReview.as_str() });
-    let event = NewEvent { artifact: Some(key), kind: "version.submitted", actor: Some(&input.author), data };
+    let event = NewEvent {
+        artifact: Some(key),
+        kind: "version.submitted",
+        actor: Some(&input.author),
+        data,
+    };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(version)
@@ -149,7 +210,11 @@ pub async fn review(
     };
     let outcome = domain::decide_review(&artifact, &roster, policy, request)?;
     let id = loaded.artifact.id;
-    let verdict = if input.verdict == VerdictName::Approve { "approve" } else { "reject" };
+    let verdict = if input.verdict == VerdictName::Approve {
+        "approve"
+    } else {
+        "reject"
+    };
     let row = store::insert_review(
         &mut tx,
         team,
@@ -168,7 +233,11 @@ pub async fn review(
     )
     .await
     .on_constraint("reviews_one_per_reviewer", || {
-        Error::refused(StatusCode::CONFLICT, "duplicate_review", "this reviewer already gave a verdict on this version")
+        Error::refused(
+            StatusCode::CONFLICT,
+            "duplicate_review",
+            "this reviewer already gave a verdict on this version",
+        )
     })?;
     let state = outcome.next_state();
     let mut data = json!({ "version": number, "reviewer": input.reviewer, "verdict": verdict,
@@ -181,12 +250,26 @@ pub async fn review(
         }
         ReviewResult::Approved => {
             store::clear_lockouts(&mut tx, id).await?;
-            let update = ArtifactUpdate { state, cycle: artifact.cycle, current_version: number, pending_remedy: None };
+            let update = ArtifactUpdate {
+                state,
+                cycle: artifact.cycle,
+                current_version: number,
+                pending_remedy: None,
+            };
             store::update(&mut tx, id, update).await?;
         }
-        ReviewResult::Rejected { lockouts, pending, deadlocked } => {
+        ReviewResult::Rejected {
+            lockouts,
+            pending,
+            deadlocked,
+        } => {
             store::insert_lockouts(&mut tx, team, id, artifact.cycle, number, row.id, lockouts).await?;
-            let update = ArtifactUpdate { state, cycle: artifact.cycle, current_version: number, pending_remedy: Some(pending) };
+            let update = ArtifactUpdate {
+                state,
+                cycle: artifact.cycle,
+                current_version: number,
+                pending_remedy: Some(pending),
+            };
             store::update(&mut tx, id, update).await?;
             data["lockouts"] = json!(lockouts);
             data["reason"] = json!(pending.reason);
@@ -199,11 +282,23 @@ pub async fn review(
         }
     }
     let status = status(&mut tx, team, key, policy, &roster).await?;
-    let kind = if verdict == "approve" { "review.approved" } else { "review.rejected" };
-    let event = NewEvent { artifact: Some(key), kind, actor: Some(&input.reviewer), data };
+    let kind = if verdict == "approve" {
+        "review.approved"
+    } else {
+        "review.rejected"
+    };
+    let event = NewEvent {
+        artifact: Some(key),
+        kind,
+        actor: Some(&input.reviewer),
+        data,
+    };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
-    Ok(ReviewOutcome { review: review_view(row), artifact: status })
+    Ok(ReviewOutcome {
+        review: review_view(row),
+        artifact: status,
+    })
 }
 
 /// R9: what the user needs to decide: every version of the cycle with its authors, the
@@ -216,12 +311,22 @@ async fn escalation_details(conn: &mut PgConnection, team: &str, id: i64, cycle:
         .flat_map(|v| v.reviews.iter().filter(|r| r.verdict == VerdictName::Reject))
         .map(|r| json!({ "version": r.version, "reviewer": r.reviewer, "reason": r.reason, "remedy": r.remedy }))
         .collect();
-    let lockouts: Vec<Lockout> = store::active_lockouts(conn, team, Some(id), None).await?.into_iter().map(lockout_view).collect();
+    let lockouts: Vec<Lockout> = store::active_lockouts(conn, team, Some(id), None)
+        .await?
+        .into_iter()
+        .map(lockout_view)
+        .collect();
     let authors: Vec<&str> = versions.iter().map(|v| v.author.as_str()).collect();
     Ok(json!({ "versions": versions, "authors": authors, "rejections": rejections, "lockouts": lockouts }))
 }
 
-pub async fn assign(pool: &PgPool, caller: &Caller, team: &str, key: &str, input: AssignmentInput) -> Result<ArtifactStatus> {
+pub async fn assign(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    key: &str,
+    input: AssignmentInput,
+) -> Result<ArtifactStatus> {
     caller.require(team, Scope::Coordinator)?;
     let mut tx = pool.begin().await?;
     let loaded = load_for_update(&mut tx, team, key).await?;
@@ -229,11 +334,23 @@ pub async fn assign(pool: &PgPool, caller: &Caller, team: &str, key: &str, input
     let artifact = loaded.to_domain();
     domain::decide_assignment(&artifact, &roster, policy, &input.agent)?;
     let id = loaded.artifact.id;
-    store::insert_assignment(&mut tx, team, id, artifact.cycle, &input.agent, input.note.as_deref(), "coordinator")
-        .await
-        .on_constraint("assignments_one_active", || {
-            Error::refused(StatusCode::CONFLICT, "invalid_state", "the artifact already has an active assignment")
-        })?;
+    store::insert_assignment(
+        &mut tx,
+        team,
+        id,
+        artifact.cycle,
+        &input.agent,
+        input.note.as_deref(),
+        "coordinator",
+    )
+    .await
+    .on_constraint("assignments_one_active", || {
+        Error::refused(
+            StatusCode::CONFLICT,
+            "invalid_state",
+            "the artifact already has an active assignment",
+        )
+    })?;
     let update = ArtifactUpdate {
         state: State::InRevision,
         cycle: artifact.cycle,
@@ -243,7 +360,12 @@ pub async fn assign(pool: &PgPool, caller: &Caller, team: &str, key: &str, input
     store::update(&mut tx, id, update).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
     let data = json!({ "agent": input.agent, "note": input.note, "state": State::InRevision.as_str() });
-    let event = NewEvent { artifact: Some(key), kind: "assignment.created", actor: Some(&input.agent), data };
+    let event = NewEvent {
+        artifact: Some(key),
+        kind: "assignment.created",
+        actor: Some(&input.agent),
+        data,
+    };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
@@ -267,13 +389,24 @@ pub async fn release(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> R
     store::update(&mut tx, id, update).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
     let data = json!({ "agent": agent, "state": State::ChangesRequested.as_str() });
-    let event = NewEvent { artifact: Some(key), kind: "assignment.released", actor: Some(&agent), data };
+    let event = NewEvent {
+        artifact: Some(key),
+        kind: "assignment.released",
+        actor: Some(&agent),
+        data,
+    };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
 }
 
-pub async fn resolve(pool: &PgPool, caller: &Caller, team: &str, key: &str, input: ResolutionInput) -> Result<ArtifactStatus> {
+pub async fn resolve(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    key: &str,
+    input: ResolutionInput,
+) -> Result<ArtifactStatus> {
     caller.require(team, Scope::User)?;
     let mut tx = pool.begin().await?;
     let loaded = load_for_update(&mut tx, team, key).await?;
@@ -281,14 +414,27 @@ pub async fn resolve(pool: &PgPool, caller: &Caller, team: &str, key: &str, inpu
     let artifact = loaded.to_domain();
     let resolution = match (input.action, input.agent.as_deref()) {
         (ResolutionAction::Assign, Some(agent)) => Resolution::Assign(agent),
-        (ResolutionAction::Assign, None) => return Err(Error::invalid("agent", "an `assign` resolution names the agent")),
+        (ResolutionAction::Assign, None) => {
+            return Err(Error::invalid("agent", "an `assign` resolution names the agent"));
+        }
         (ResolutionAction::Abandon, None) => Resolution::Abandon,
-        (ResolutionAction::Abandon, Some(_)) => return Err(Error::invalid("agent", "an `abandon` resolution names no agent")),
+        (ResolutionAction::Abandon, Some(_)) => {
+            return Err(Error::invalid("agent", "an `abandon` resolution names no agent"));
+        }
     };
     let state = domain::decide_resolution(&artifact, &roster, policy, resolution)?;
     let id = loaded.artifact.id;
     if let Resolution::Assign(agent) = resolution {
-        store::insert_assignment(&mut tx, team, id, artifact.cycle, agent, Some(&input.reason), "user").await?;
+        store::insert_assignment(
+            &mut tx,
+            team,
+            id,
+            artifact.cycle,
+            agent,
+            Some(&input.reason),
+            "user",
+        )
+        .await?;
     }
     let update = ArtifactUpdate {
         state,
@@ -297,18 +443,36 @@ pub async fn resolve(pool: &PgPool, caller: &Caller, team: &str, key: &str, inpu
         pending_remedy: artifact.pending_remedy.as_ref(),
     };
     store::update(&mut tx, id, update).await?;
-    let action = if input.action == ResolutionAction::Assign { "assign" } else { "abandon" };
-    let resolution = json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": caller.token_name });
+    let action = if input.action == ResolutionAction::Assign {
+        "assign"
+    } else {
+        "abandon"
+    };
+    let resolution =
+        json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": caller.token_name });
     store::resolve_escalation(&mut tx, id, &resolution).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
-    let data = json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state.as_str() });
-    let event = NewEvent { artifact: Some(key), kind: "escalation.resolved", actor: input.agent.as_deref(), data };
+    let data =
+        json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state.as_str() });
+    let event = NewEvent {
+        artifact: Some(key),
+        kind: "escalation.resolved",
+        actor: input.agent.as_deref(),
+        data,
+    };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
 }
 
-pub async fn lift(pool: &PgPool, caller: &Caller, team: &str, key: &str, agent: &str, reason: &str) -> Result<ArtifactStatus> {
+pub async fn lift(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    key: &str,
+    agent: &str,
+    reason: &str,
+) -> Result<ArtifactStatus> {
     caller.require(team, Scope::User)?;
     let mut tx = pool.begin().await?;
     let loaded = load_for_update(&mut tx, team, key).await?;
@@ -319,7 +483,12 @@ pub async fn lift(pool: &PgPool, caller: &Caller, team: &str, key: &str, agent: 
     store::touch(&mut tx, id).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
     let data = json!({ "agent": agent, "reason": reason });
-    let event = NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent), data };
+    let event = NewEvent {
+        artifact: Some(key),
+        kind: "lockout.lifted",
+        actor: Some(agent),
+        data,
+    };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
@@ -333,13 +502,36 @@ pub async fn get(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Resul
 }
 
 /// The artifact's status as it stands in this connection's view.
-async fn status(conn: &mut PgConnection, team: &str, key: &str, policy: Policy, roster: &domain::Roster) -> Result<ArtifactStatus> {
-    let loaded = store::load(conn, team, key, false).await?.ok_or_else(|| artifact_not_found(key))?;
+async fn status(
+    conn: &mut PgConnection,
+    team: &str,
+    key: &str,
+    policy: Policy,
+    roster: &domain::Roster,
+) -> Result<ArtifactStatus> {
+    let loaded = store::load(conn, team, key, false)
+        .await?
+        .ok_or_else(|| artifact_not_found(key))?;
     let id = loaded.artifact.id;
     let eligible_agents = domain::eligible_agents(&loaded.to_domain(), roster, policy);
-    let escalation = store::open_escalations(conn, team, Some(id), 0, 1).await?.into_iter().next().map(escalation_view);
-    let Loaded { artifact, current, contributors, cycle_reviews, lockouts, assignment } = loaded;
-    let reviews = cycle_reviews.into_iter().filter(|r| r.number == current.number).map(review_view).collect();
+    let escalation = store::open_escalations(conn, team, Some(id), 0, 1)
+        .await?
+        .into_iter()
+        .next()
+        .map(escalation_view);
+    let Loaded {
+        artifact,
+        current,
+        contributors,
+        cycle_reviews,
+        lockouts,
+        assignment,
+    } = loaded;
+    let reviews = cycle_reviews
+        .into_iter()
+        .filter(|r| r.number == current.number)
+        .map(review_view)
+        .collect();
     Ok(ArtifactStatus {
         key: artifact.key,
         title: artifact.title,
@@ -357,7 +549,9 @@ async fn status(conn: &mut PgConnection, team: &str, key: &str, policy: Policy, 
             assigned_by: a.assigned_by,
             assigned_at: a.assigned_at,
         }),
-        pending_remedy: artifact.pending_remedy.and_then(|p| serde_json::from_value(p).ok()),
+        pending_remedy: artifact
+            .pending_remedy
+            .and_then(|p| serde_json::from_value(p).ok()),
         eligible_agents,
         escalation,
         created_at: artifact.created_at,
@@ -376,7 +570,9 @@ pub async fn list(
 ) -> Result<Vec<ArtifactSummary>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
     let rows = store::list(&mut conn, team, state, agent, cursor, limit).await?;
     Ok(rows
         .into_iter()
@@ -404,7 +600,14 @@ async fn artifact_id(conn: &mut PgConnection, team: &str, key: &str) -> Result<i
     id.ok_or_else(|| artifact_not_found(key))
 }
 
-pub async fn versions(pool: &PgPool, caller: &Caller, team: &str, key: &str, after: i32, limit: i64) -> Result<Vec<Version>> {
+pub async fn versions(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    key: &str,
+    after: i32,
+    limit: i64,
+) -> Result<Vec<Version>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
     let id = artifact_id(&mut conn, team, key).await?;
@@ -435,13 +638,21 @@ async fn versions_view(conn: &mut PgConnection, id: i64, after: i32, limit: i64)
         .map(|v| {
             let (mine, rest): (Vec<_>, Vec<_>) = reviews.drain(..).partition(|r| r.number == v.number);
             reviews = rest;
-            let cs: Vec<_> = contributors.iter().filter(|c| c.number == v.number).cloned().collect();
+            let cs: Vec<_> = contributors
+                .iter()
+                .filter(|c| c.number == v.number)
+                .cloned()
+                .collect();
             version_from_rows(v, &cs, mine.into_iter().map(review_view).collect())
         })
         .collect())
 }
 
-fn version_from_rows(v: store::VersionRow, contributors: &[store::ContributorRow], reviews: Vec<Review>) -> Version {
+fn version_from_rows(
+    v: store::VersionRow,
+    contributors: &[store::ContributorRow],
+    reviews: Vec<Review>,
+) -> Version {
     Version {
         number: v.number,
         cycle: v.cycle,
@@ -469,7 +680,11 @@ fn review_view(r: store::ReviewRow) -> Review {
         id: r.id,
         version: r.number,
         reviewer: r.reviewer,
-        verdict: if r.verdict == "approve" { VerdictName::Approve } else { VerdictName::Reject },
+        verdict: if r.verdict == "approve" {
+            VerdictName::Approve
+        } else {
+            VerdictName::Reject
+        },
         kind: r.kind,
         git_ref: r.git_ref,
         grounds: r.grounds,
@@ -481,15 +696,31 @@ fn review_view(r: store::ReviewRow) -> Review {
 }
 
 fn lockout_view(l: store::LockoutRow) -> Lockout {
-    Lockout { artifact: l.artifact, agent: l.agent_id, version: l.number, reason: l.reason, reviewer: l.reviewer, locked_at: l.locked_at }
+    Lockout {
+        artifact: l.artifact,
+        agent: l.agent_id,
+        version: l.number,
+        reason: l.reason,
+        reviewer: l.reviewer,
+        locked_at: l.locked_at,
+    }
 }
 
 fn escalation_view(e: store::EscalationRow) -> Escalation {
-    Escalation { id: e.id, artifact: e.artifact, opened_at: e.opened_at, details: e.details }
+    Escalation {
+        id: e.id,
+        artifact: e.artifact,
+        opened_at: e.opened_at,
+        details: e.details,
+    }
 }
 
 fn contributors(input: Option<&[ContributorBody]>) -> Vec<domain::Contributor> {
-    input.unwrap_or_default().iter().map(ContributorBody::to_domain).collect()
+    input
+        .unwrap_or_default()
+        .iter()
+        .map(ContributorBody::to_domain)
+        .collect()
 }
 
 pub async fn lockouts(
@@ -501,19 +732,37 @@ pub async fn lockouts(
 ) -> Result<Vec<Lockout>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
     let id = match artifact {
         Some(key) => Some(artifact_id(&mut conn, team, key).await?),
         None => None,
     };
-    Ok(store::active_lockouts(&mut conn, team, id, agent).await?.into_iter().map(lockout_view).collect())
+    Ok(store::active_lockouts(&mut conn, team, id, agent)
+        .await?
+        .into_iter()
+        .map(lockout_view)
+        .collect())
 }
 
-pub async fn escalations(pool: &PgPool, caller: &Caller, team: &str, after: i64, limit: i64) -> Result<Vec<Escalation>> {
+pub async fn escalations(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<Escalation>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    Ok(store::open_escalations(&mut conn, team, None, after, limit).await?.into_iter().map(escalation_view).collect())
+    teams::find(&mut conn, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
+    Ok(store::open_escalations(&mut conn, team, None, after, limit)
+        .await?
+        .into_iter()
+        .map(escalation_view)
+        .collect())
 }
 
 /// May the agent write? For an artifact: would a version it authors be accepted now (R5, R6,
@@ -527,13 +776,28 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
         let refusal = match store::load(&mut conn, team, key, false).await? {
             Some(loaded) => domain::decide_write(&loaded.to_domain(), &roster, policy, &input.agent).err(),
             // Writing a new artifact is writing its first version.
-            None => domain::decide_first_version(&roster, Credits { author: &input.agent, contributors: &[] }).err(),
+            None => domain::decide_first_version(
+                &roster,
+                Credits {
+                    author: &input.agent,
+                    contributors: &[],
+                },
+            )
+            .err(),
         };
-        denials.extend(refusal.map(|r| Denial { artifact: Some(key.clone()), code: r.code.as_str().into(), detail: r.detail }));
+        denials.extend(refusal.map(|r| Denial {
+            artifact: Some(key.clone()),
+            code: r.code.as_str().into(),
+            detail: r.detail,
+        }));
     }
     if let Some(paths) = input.paths.as_deref().filter(|p| !p.is_empty()) {
         for locked in store::locked_paths(&mut conn, team, &input.agent).await? {
-            let matched = locked.paths.iter().filter_map(|g| glob(g).ok()).find_map(|g| paths.iter().find(|p| g.is_match(p)));
+            let matched = locked
+                .paths
+                .iter()
+                .filter_map(|g| glob(g).ok())
+                .find_map(|g| paths.iter().find(|p| g.is_match(p)));
             if let Some(path) = matched {
                 denials.push(Denial {
                     artifact: Some(locked.artifact.clone()),
@@ -547,20 +811,37 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
         }
     }
     if input.artifact.is_none() && input.paths.is_none() {
-        return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
+        return Err(Error::invalid(
+            "artifact",
+            "name an artifact, file paths, or both",
+        ));
     }
-    Ok(CheckResult { allowed: denials.is_empty(), denials })
+    Ok(CheckResult {
+        allowed: denials.is_empty(),
+        denials,
+    })
 }
 
 /// An artifact's path pattern: `*` stops at `/`, `**` crosses directories.
 pub fn glob(pattern: &str) -> Result<globset::GlobMatcher, globset::Error> {
-    Ok(GlobBuilder::new(pattern).literal_separator(true).build()?.compile_matcher())
+    Ok(GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()?
+        .compile_matcher())
 }
 
-pub async fn events(pool: &PgPool, caller: &Caller, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
+pub async fn events(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<Event>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
     Ok(events::page(&mut conn, team, after, limit)
         .await?
         .into_iter()
@@ -570,7 +851,10 @@ pub async fn events(pool: &PgPool, caller: &Caller, team: &str, after: i64, limi
             artifact: e.artifact,
             kind: e.kind,
             actor: e.actor,
-            token: TokenRef { id: e.token_id, name: e.token_name },
+            token: TokenRef {
+                id: e.token_id,
+                name: e.token_name,
+            },
             data: e.data,
         })
         .collect())

@@ -116,7 +116,11 @@ pub fn parse_role(role: &str) -> ContributorRole {
 /// The stored form of a remedy, as in `pending_remedy` and `reviews.remedy`.
 pub fn remedy_from_json(v: &Value) -> Remedy {
     Remedy {
-        action: if v["action"] == "escalate" { RemedyAction::Escalate } else { RemedyAction::Reassign },
+        action: if v["action"] == "escalate" {
+            RemedyAction::Escalate
+        } else {
+            RemedyAction::Reassign
+        },
         agent: v["agent"].as_str().map(str::to_owned),
         expertise: v["expertise"]
             .as_array()
@@ -141,13 +145,18 @@ impl Loaded {
     }
 
     pub fn current_reviews(&self) -> impl Iterator<Item = &ReviewRow> {
-        self.cycle_reviews.iter().filter(|r| r.number == self.current.number)
+        self.cycle_reviews
+            .iter()
+            .filter(|r| r.number == self.current.number)
     }
 
     /// The artifact as the rules see it.
     pub fn to_domain(&self) -> domain::Artifact {
         let verdicts = |verdict: &str| {
-            self.current_reviews().filter(|r| r.verdict == verdict).map(|r| r.reviewer.clone()).collect()
+            self.current_reviews()
+                .filter(|r| r.verdict == verdict)
+                .map(|r| r.reviewer.clone())
+                .collect()
         };
         domain::Artifact {
             state: self.state(),
@@ -158,7 +167,10 @@ impl Loaded {
                 contributors: self
                     .contributors
                     .iter()
-                    .map(|c| Contributor { agent: c.agent_id.clone(), role: parse_role(&c.role) })
+                    .map(|c| Contributor {
+                        agent: c.agent_id.clone(),
+                        role: parse_role(&c.role),
+                    })
                     .collect(),
                 git_ref: self.current.git_ref.clone(),
                 approvals: verdicts("approve"),
@@ -183,14 +195,30 @@ impl Loaded {
 
 /// Loads the artifact, locking its row when `for_update`: every write locks it first, so
 /// writes to one artifact run one at a time (R13).
-pub async fn load(conn: &mut PgConnection, team: &str, key: &str, for_update: bool) -> sqlx::Result<Option<Loaded>> {
+pub async fn load(
+    conn: &mut PgConnection,
+    team: &str,
+    key: &str,
+    for_update: bool,
+) -> sqlx::Result<Option<Loaded>> {
     let sql = if for_update {
-        concat!("select ", artifact_columns!(), " from artifacts where team_id = $1 and key = $2 for update")
+        concat!(
+            "select ",
+            artifact_columns!(),
+            " from artifacts where team_id = $1 and key = $2 for update"
+        )
     } else {
-        concat!("select ", artifact_columns!(), " from artifacts where team_id = $1 and key = $2")
+        concat!(
+            "select ",
+            artifact_columns!(),
+            " from artifacts where team_id = $1 and key = $2"
+        )
     };
-    let Some(artifact): Option<ArtifactRow> =
-        sqlx::query_as(sql).bind(team).bind(key).fetch_optional(&mut *conn).await?
+    let Some(artifact): Option<ArtifactRow> = sqlx::query_as(sql)
+        .bind(team)
+        .bind(key)
+        .fetch_optional(&mut *conn)
+        .await?
     else {
         return Ok(None);
     };
@@ -213,7 +241,14 @@ pub async fn load(conn: &mut PgConnection, team: &str, key: &str, for_update: bo
     .bind(artifact.id)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(Some(Loaded { artifact, current, contributors, cycle_reviews, lockouts, assignment }))
+    Ok(Some(Loaded {
+        artifact,
+        current,
+        contributors,
+        cycle_reviews,
+        lockouts,
+        assignment,
+    }))
 }
 
 pub async fn version(conn: &mut PgConnection, artifact: i64, number: i32) -> sqlx::Result<VersionRow> {
@@ -227,7 +262,12 @@ pub async fn version(conn: &mut PgConnection, artifact: i64, number: i32) -> sql
 }
 
 /// Versions of an artifact in number order, after `after`.
-pub async fn versions(conn: &mut PgConnection, artifact: i64, after: i32, limit: i64) -> sqlx::Result<Vec<VersionRow>> {
+pub async fn versions(
+    conn: &mut PgConnection,
+    artifact: i64,
+    after: i32,
+    limit: i64,
+) -> sqlx::Result<Vec<VersionRow>> {
     sqlx::query_as(
         "select number, cycle, author, git_ref, summary, submitted_at from versions
          where artifact_id = $1 and number > $2 order by number limit $3",
@@ -240,7 +280,11 @@ pub async fn versions(conn: &mut PgConnection, artifact: i64, after: i32, limit:
 }
 
 /// Contributors of one version, or of all versions when `number` is `None`.
-pub async fn contributors(conn: &mut PgConnection, artifact: i64, number: Option<i32>) -> sqlx::Result<Vec<ContributorRow>> {
+pub async fn contributors(
+    conn: &mut PgConnection,
+    artifact: i64,
+    number: Option<i32>,
+) -> sqlx::Result<Vec<ContributorRow>> {
     sqlx::query_as(
         "select number, agent_id, role from version_contributors
          where artifact_id = $1 and ($2::int is null or number = $2) order by number, position",
@@ -252,7 +296,11 @@ pub async fn contributors(conn: &mut PgConnection, artifact: i64, number: Option
 }
 
 /// Reviews of one version, or of all versions when `number` is `None`.
-pub async fn reviews(conn: &mut PgConnection, artifact: i64, number: Option<i32>) -> sqlx::Result<Vec<ReviewRow>> {
+pub async fn reviews(
+    conn: &mut PgConnection,
+    artifact: i64,
+    number: Option<i32>,
+) -> sqlx::Result<Vec<ReviewRow>> {
     sqlx::query_as(concat!(
         "select ",
         review_columns!(),
@@ -319,7 +367,12 @@ pub struct NewVersion<'a> {
 }
 
 /// Inserts a version with its contributors. The database refuses a locked-out credit too.
-pub async fn insert_version(conn: &mut PgConnection, team: &str, artifact: i64, v: &NewVersion<'_>) -> sqlx::Result<()> {
+pub async fn insert_version(
+    conn: &mut PgConnection,
+    team: &str,
+    artifact: i64,
+    v: &NewVersion<'_>,
+) -> sqlx::Result<()> {
     sqlx::query(
         "insert into versions (artifact_id, number, team_id, cycle, author, git_ref, summary)
          values ($1, $2, $3, $4, $5, $6, $7)",
@@ -398,7 +451,12 @@ pub struct NewReview<'a> {
     pub evidence: Option<Value>,
 }
 
-pub async fn insert_review(conn: &mut PgConnection, team: &str, artifact: i64, r: NewReview<'_>) -> sqlx::Result<ReviewRow> {
+pub async fn insert_review(
+    conn: &mut PgConnection,
+    team: &str,
+    artifact: i64,
+    r: NewReview<'_>,
+) -> sqlx::Result<ReviewRow> {
     sqlx::query_as(concat!(
         "insert into reviews as r (artifact_id, number, team_id, reviewer, verdict, kind, git_ref, grounds, reason, remedy, evidence)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning ",
@@ -456,7 +514,12 @@ pub async fn clear_lockouts(conn: &mut PgConnection, artifact: i64) -> sqlx::Res
 }
 
 /// R10: the user lifts one agent's lockout.
-pub async fn lift_lockout(conn: &mut PgConnection, artifact: i64, agent: &str, reason: &str) -> sqlx::Result<()> {
+pub async fn lift_lockout(
+    conn: &mut PgConnection,
+    artifact: i64,
+    agent: &str,
+    reason: &str,
+) -> sqlx::Result<()> {
     sqlx::query(
         "update lockouts set cleared_at = now(), cleared_by = 'lift', lift_reason = $3
          where artifact_id = $1 and agent_id = $2 and cleared_at is null",
@@ -495,15 +558,22 @@ pub async fn insert_assignment(
 
 /// Ends the active assignment: `version` when the assignee wrote it, or `released`.
 pub async fn end_assignment(conn: &mut PgConnection, artifact: i64, ended_by: &str) -> sqlx::Result<()> {
-    sqlx::query("update assignments set ended_at = now(), ended_by = $2 where artifact_id = $1 and ended_at is null")
-        .bind(artifact)
-        .bind(ended_by)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "update assignments set ended_at = now(), ended_by = $2 where artifact_id = $1 and ended_at is null",
+    )
+    .bind(artifact)
+    .bind(ended_by)
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
-pub async fn open_escalation(conn: &mut PgConnection, team: &str, artifact: i64, details: &Value) -> sqlx::Result<()> {
+pub async fn open_escalation(
+    conn: &mut PgConnection,
+    team: &str,
+    artifact: i64,
+    details: &Value,
+) -> sqlx::Result<()> {
     sqlx::query("insert into escalations (artifact_id, team_id, details) values ($1, $2, $3)")
         .bind(artifact)
         .bind(team)
@@ -513,7 +583,11 @@ pub async fn open_escalation(conn: &mut PgConnection, team: &str, artifact: i64,
     Ok(())
 }
 
-pub async fn resolve_escalation(conn: &mut PgConnection, artifact: i64, resolution: &Value) -> sqlx::Result<()> {
+pub async fn resolve_escalation(
+    conn: &mut PgConnection,
+    artifact: i64,
+    resolution: &Value,
+) -> sqlx::Result<()> {
     sqlx::query("update escalations set resolved_at = now(), resolution = $2 where artifact_id = $1 and resolved_at is null")
         .bind(artifact)
         .bind(resolution)
@@ -580,7 +654,11 @@ pub struct LockedPaths {
     pub paths: Vec<String>,
 }
 
-pub async fn locked_paths(conn: &mut PgConnection, team: &str, agent: &str) -> sqlx::Result<Vec<LockedPaths>> {
+pub async fn locked_paths(
+    conn: &mut PgConnection,
+    team: &str,
+    agent: &str,
+) -> sqlx::Result<Vec<LockedPaths>> {
     sqlx::query_as(
         "select a.key as artifact, a.paths from lockouts l join artifacts a on a.id = l.artifact_id
          where l.team_id = $1 and l.agent_id = $2 and l.cleared_at is null order by a.key",
