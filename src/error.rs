@@ -181,6 +181,11 @@ impl IntoResponse for Error {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),
         );
+        if let Error::Unauthenticated = self {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
         if let Error::Internal(cause) = self {
             response.extensions_mut().insert(InternalCause(cause));
         }
