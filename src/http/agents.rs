@@ -2,13 +2,14 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
+use crate::http::paging::{PageQuery, paginate};
 use crate::service::teams::{self as service, AgentChanges};
 use crate::store::agents::{AgentLockoutRow, AgentRow};
 use crate::validate::{Fields, MAX_NAME, MAX_TAG};
@@ -122,27 +123,6 @@ pub struct AgentPage {
     pub next_cursor: Option<String>,
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    /// From a previous page's `next_cursor`.
-    pub cursor: Option<String>,
-    /// 1 to 500, default 100.
-    #[param(minimum = 1, maximum = 500)]
-    pub limit: Option<i64>,
-}
-
-impl PageQuery {
-    pub fn limit(&self) -> Result<i64> {
-        match self.limit {
-            None => Ok(100),
-            Some(n) if (1..=500).contains(&n) => Ok(n),
-            Some(_) => Err(crate::error::Error::invalid("limit", "must be between 1 and 500")),
-        }
-    }
-}
-
 /// Create (201) or update (200) an agent of the team.
 #[utoipa::path(put, path = "/v1/teams/{team}/agents/{agent}", tag = "agents",
     params(("team" = String, Path, description = "team id"),
@@ -218,12 +198,4 @@ async fn list_agents(
         items: items.into_iter().map(Into::into).collect(),
         next_cursor,
     }))
-}
-
-/// Splits `limit + 1` fetched rows into a page and the cursor of the next one.
-pub fn paginate<T>(mut rows: Vec<T>, limit: i64, cursor: impl Fn(&T) -> String) -> (Vec<T>, Option<String>) {
-    let more = rows.len() as i64 > limit;
-    rows.truncate(limit as usize);
-    let next = if more { rows.last().map(cursor) } else { None };
-    (rows, next)
 }

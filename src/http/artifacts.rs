@@ -10,8 +10,8 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::domain::State as ArtifactState;
 use crate::error::{Error, Result};
-use crate::http::agents::paginate;
 use crate::http::extract::{Json, Path, Query};
+use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
 use crate::service::artifacts as service;
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
@@ -137,15 +137,6 @@ async fn list_artifacts(
     Ok(axum::Json(Page { items, next_cursor }))
 }
 
-/// A list's page size: 1 to 500, default 100.
-pub fn limit(requested: Option<i64>) -> Result<i64> {
-    match requested {
-        None => Ok(100),
-        Some(n) if (1..=500).contains(&n) => Ok(n),
-        Some(_) => Err(Error::invalid("limit", "must be between 1 and 500")),
-    }
-}
-
 /// The artifact's status.
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}", tag = "artifacts",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key; `/` encoded as `%2F`")),
@@ -185,26 +176,15 @@ async fn submit_version(
     Ok((StatusCode::CREATED, axum::Json(version)))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct VersionPageQuery {
-    /// From a previous page's `next_cursor`.
-    pub cursor: Option<String>,
-    /// 1 to 500, default 100.
-    #[param(minimum = 1, maximum = 500)]
-    pub limit: Option<i64>,
-}
-
 /// The artifact's versions with their reviews, oldest first.
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}/versions", tag = "versions",
-    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"), VersionPageQuery),
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"), PageQuery),
     responses((status = 200, description = "a page of versions", body = Page<Version>)))]
 async fn list_versions(
     State(state): State<AppState>,
     caller: Caller,
     Path((team, key)): Path<(String, String)>,
-    Query(page): Query<VersionPageQuery>,
+    Query(page): Query<PageQuery>,
 ) -> Result<axum::Json<Page<Version>>> {
     let limit = limit(page.limit)?;
     let after = match page.cursor.as_deref() {

@@ -5,6 +5,7 @@ pub mod agents;
 pub mod artifacts;
 pub mod extract;
 pub mod health;
+pub mod paging;
 pub mod team_views;
 pub mod teams;
 pub mod tokens;

@@ -8,9 +8,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
-use crate::http::agents::paginate;
-use crate::http::artifacts::limit;
 use crate::http::extract::{Json, Path, Query};
+use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
 use crate::service::artifacts as service;
 use crate::validate::{Fields, MAX_NAME};
@@ -57,26 +56,15 @@ async fn lockouts(
     }))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct EscalationPageQuery {
-    /// From a previous page's `next_cursor`.
-    pub cursor: Option<String>,
-    /// 1 to 500, default 100.
-    #[param(minimum = 1, maximum = 500)]
-    pub limit: Option<i64>,
-}
-
 /// Open escalations: deadlocked artifacts waiting for the user, with their details.
 #[utoipa::path(get, path = "/v1/teams/{team}/escalations", tag = "escalations",
-    params(("team" = String, Path, description = "team id"), EscalationPageQuery),
+    params(("team" = String, Path, description = "team id"), PageQuery),
     responses((status = 200, description = "a page of open escalations", body = Page<Escalation>)))]
 async fn escalations(
     State(state): State<AppState>,
     caller: Caller,
     Path(team): Path<String>,
-    Query(page): Query<EscalationPageQuery>,
+    Query(page): Query<PageQuery>,
 ) -> Result<axum::Json<Page<Escalation>>> {
     let limit = limit(page.limit)?;
     let after = match page.cursor.as_deref() {

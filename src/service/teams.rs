@@ -54,7 +54,7 @@ pub async fn put_team(
             };
             match teams::insert(&mut tx, &new).await? {
                 Some(team) => (team, true),
-                // Created concurrently: retry as an update.
+                // Another request created it between our read and insert: the client retries.
                 None => {
                     return Err(Error::refused(
                         axum::http::StatusCode::CONFLICT,
