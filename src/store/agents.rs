@@ -57,7 +57,7 @@ pub async fn find_for_update(
     sqlx::query_as(concat!(
         "select ",
         columns!(),
-        " from agents where team_id = $1 and id = $2 for update"
+        " from agents where team_id = $1 and id = $2 for no key update"
     ))
     .bind(team)
     .bind(id)

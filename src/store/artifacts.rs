@@ -205,7 +205,7 @@ pub async fn load(
         concat!(
             "select ",
             artifact_columns!(),
-            " from artifacts where team_id = $1 and key = $2 for update"
+            " from artifacts where team_id = $1 and key = $2 for no key update"
         )
     } else {
         concat!(

@@ -39,12 +39,13 @@ pub async fn find(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<Team
         .await
 }
 
-/// Locks the team's row for an update of its settings.
+/// Locks the team's row for an update of its settings; `no key update` lets concurrent
+/// inserts that reference the team (their foreign-key checks) go on.
 pub async fn find_for_update(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<TeamRow>> {
     sqlx::query_as(concat!(
         "select ",
         columns!(),
-        " from teams where id = $1 for update"
+        " from teams where id = $1 for no key update"
     ))
     .bind(id)
     .fetch_optional(conn)
