@@ -29,9 +29,7 @@ impl Scope {
     }
 
     pub fn parse(s: &str) -> Option<Scope> {
-        [Scope::Read, Scope::Coordinator, Scope::User, Scope::Admin]
-            .into_iter()
-            .find(|x| x.as_str() == s)
+        [Scope::Read, Scope::Coordinator, Scope::User, Scope::Admin].into_iter().find(|x| x.as_str() == s)
     }
 
     /// Whether a token of this scope may do what `needed` guards.
@@ -112,12 +110,8 @@ mod tests {
 
     #[test]
     fn another_teams_token_sees_not_found() {
-        let caller = Caller {
-            token_id: None,
-            token_name: "t".into(),
-            team: Some("a".into()),
-            scope: Scope::Admin,
-        };
+        let caller =
+            Caller { token_id: None, token_name: "t".into(), team: Some("a".into()), scope: Scope::Admin };
         assert_eq!(caller.require("b", Scope::Read).unwrap_err().code(), "not_found");
         assert!(caller.require("a", Scope::Admin).is_ok());
         assert_eq!(caller.require("a", Scope::User).unwrap_err().code(), "forbidden");

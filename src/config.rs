@@ -6,11 +6,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "reviewlock",
-    version,
-    about = "The reviewer rejection lockout protocol, as a service"
-)]
+#[command(name = "reviewlock", version, about = "The reviewer rejection lockout protocol, as a service")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -27,11 +23,7 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct DatabaseConfig {
     /// Postgres URL; the database is created if it does not exist.
-    #[arg(
-        long,
-        env = "DATABASE_URL",
-        default_value = "postgres://postgres@127.0.0.1:5432/reviewlock"
-    )]
+    #[arg(long, env = "DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/reviewlock")]
     pub database_url: String,
     /// Most connections this process holds.
     #[arg(long, env = "REVIEWLOCK_DB_MAX_CONNECTIONS", default_value_t = 16)]
@@ -75,12 +67,8 @@ impl ServeConfig {
 /// `250ms`, `3s`, `2m`, or a bare number of seconds.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
-    let (number, unit) = s
-        .find(|c: char| !c.is_ascii_digit())
-        .map_or((s, "s"), |i| (&s[..i], &s[i..]));
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("'{s}' is not a duration like 500ms, 3s or 2m"))?;
+    let (number, unit) = s.find(|c: char| !c.is_ascii_digit()).map_or((s, "s"), |i| (&s[..i], &s[i..]));
+    let n: u64 = number.parse().map_err(|_| format!("'{s}' is not a duration like 500ms, 3s or 2m"))?;
     match unit {
         "ms" => Ok(Duration::from_millis(n)),
         "s" => Ok(Duration::from_secs(n)),
@@ -108,9 +96,7 @@ mod tests {
         let cli = Cli::parse_from(["reviewlock"]);
         assert!(cli.command.is_none());
         let cli = Cli::parse_from(["reviewlock", "serve", "--listen", "0.0.0.0:9000"]);
-        let Some(Command::Serve(c)) = cli.command else {
-            panic!("serve expected")
-        };
+        let Some(Command::Serve(c)) = cli.command else { panic!("serve expected") };
         assert_eq!(c.listen.port(), 9000);
     }
 }

@@ -30,11 +30,7 @@ pub enum Error {
     UnsupportedMediaType,
     /// A refusal with a stable code: the protocol's rules, or a conflict like `artifact_exists`.
     #[error("{detail}")]
-    Refused {
-        status: StatusCode,
-        code: &'static str,
-        detail: String,
-    },
+    Refused { status: StatusCode, code: &'static str, detail: String },
     #[error("the database is unavailable; retry shortly")]
     Unavailable,
     #[error("internal error")]
@@ -51,10 +47,7 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            field: field.into(),
-            message: message.into(),
-        }
+        Self { field: field.into(), message: message.into() }
     }
 }
 
@@ -85,11 +78,7 @@ impl Error {
     }
 
     pub fn refused(status: StatusCode, code: &'static str, detail: impl Into<String>) -> Self {
-        Error::Refused {
-            status,
-            code,
-            detail: detail.into(),
-        }
+        Error::Refused { status, code, detail: detail.into() }
     }
 
     pub fn status(&self) -> StatusCode {
@@ -161,9 +150,21 @@ impl From<sqlx::Error> for Error {
             | sqlx::Error::Io(_)
             | sqlx::Error::Tls(_) => Error::Unavailable,
             sqlx::Error::Database(db) if is_unavailable(db.code().as_deref()) => Error::Unavailable,
+            sqlx::Error::Database(db) if is_concurrency_abort(db.code().as_deref()) => Error::refused(
+                StatusCode::CONFLICT,
+                "conflict",
+                "the request collided with a concurrent one and nothing was recorded; retry it",
+            ),
             _ => Error::Internal(format!("database: {e}")),
         }
     }
+}
+
+/// Postgres aborted the transaction because of a concurrent one: a serialization failure
+/// (40001) or a deadlock (40P01). The request was not applied and may simply be retried, so it
+/// is the client's 409 `conflict`, never a 500 (R13).
+fn is_concurrency_abort(code: Option<&str>) -> bool {
+    matches!(code, Some("40001" | "40P01"))
 }
 
 /// SQLSTATE classes that mean "try again later", not "this request is wrong": connection
@@ -177,14 +178,11 @@ impl IntoResponse for Error {
         let status = self.status();
         let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
         let mut response = (status, body).into_response();
-        response.headers_mut().insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/problem+json"),
-        );
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
         if let Error::Unauthenticated = self {
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
         if let Error::Internal(cause) = self {
             response.extensions_mut().insert(InternalCause(cause));

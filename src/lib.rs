@@ -39,11 +39,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(pool: PgPool) -> Self {
-        Self {
-            pool,
-            admin_token_hash: None,
-            request_timeout: Duration::from_secs(30),
-        }
+        Self { pool, admin_token_hash: None, request_timeout: Duration::from_secs(30) }
     }
 }
 
@@ -77,11 +73,7 @@ pub async fn connect(config: &DatabaseConfig) -> Result<PgPool, Box<dyn std::err
 /// shutdown timeout.
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
     let pool = connect(&config.database).await?;
-    let admin_token = config
-        .admin_token
-        .as_deref()
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
+    let admin_token = config.admin_token.as_deref().map(str::trim).filter(|t| !t.is_empty());
     if admin_token.is_none() {
         bootstrap_admin_token(&pool).await?;
     }

@@ -36,10 +36,7 @@ pub struct ContributorBody {
 
 impl ContributorBody {
     pub fn to_domain(&self) -> Contributor {
-        Contributor {
-            agent: self.agent.clone(),
-            role: self.role.into(),
-        }
+        Contributor { agent: self.agent.clone(), role: self.role.into() }
     }
 }
 

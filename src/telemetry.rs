@@ -12,9 +12,7 @@ pub fn init() {
         Ok("pretty") => false,
         _ => !std::io::stderr().is_terminal(),
     };
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     if json {
         builder.json().flatten_event(true).with_current_span(true).init();
     } else {

@@ -24,11 +24,7 @@ impl Fields {
 
     /// `Ok` when no field was at fault, else 422 `invalid_field` listing them all.
     pub fn finish(self) -> Result<(), Error> {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::InvalidFields(self.0))
-        }
+        if self.0.is_empty() { Ok(()) } else { Err(Error::InvalidFields(self.0)) }
     }
 
     /// A team or agent id: `[a-z0-9][a-z0-9-]{0,62}`.
@@ -42,12 +38,8 @@ impl Fields {
     pub fn key(&mut self, field: &str, value: &str) {
         let ok = value.len() <= MAX_KEY
             && value.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-            && value
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_./".contains(c))
-            && !value
-                .split('/')
-                .any(|part| part.is_empty() || part == "." || part == "..");
+            && value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_./".contains(c))
+            && !value.split('/').any(|part| part.is_empty() || part == "." || part == "..");
         if !ok {
             self.add(field, "must be lowercase letters, digits, '-', '_', '.' and '/' (no empty, '.' or '..' segments), starting with a letter or digit, at most 200 characters");
         }
@@ -92,9 +84,7 @@ impl Fields {
 pub fn is_slug(value: &str) -> bool {
     value.len() <= MAX_ID
         && value.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-        && value
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 #[cfg(test)]
@@ -122,17 +112,7 @@ mod tests {
         for ok in ["auth", "src/auth.rs", "pr-42", "a/b_c/d.e"] {
             assert!(errors(|f| f.key("key", ok)).is_empty(), "{ok}");
         }
-        for bad in [
-            "",
-            "/abs",
-            "a//b",
-            "a/../b",
-            "a/./b",
-            "Auth",
-            "a b",
-            "a/",
-            &"a".repeat(201),
-        ] {
+        for bad in ["", "/abs", "a//b", "a/../b", "a/./b", "Auth", "a b", "a/", &"a".repeat(201)] {
             assert_eq!(errors(|f| f.key("key", bad)), ["key"], "{bad}");
         }
     }
@@ -152,10 +132,7 @@ mod tests {
     fn labels_are_bounded_distinct_single_lines() {
         let list = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert!(errors(|f| f.labels("roles", &list(&["lead", "tester"]), 64)).is_empty());
-        assert_eq!(
-            errors(|f| f.labels("roles", &list(&["lead", "lead"]), 64)),
-            ["roles[1]"]
-        );
+        assert_eq!(errors(|f| f.labels("roles", &list(&["lead", "lead"]), 64)), ["roles[1]"]);
         assert_eq!(errors(|f| f.labels("roles", &list(&["a\nb"]), 64)), ["roles[0]"]);
         assert_eq!(errors(|f| f.labels("roles", &list(&[""]), 64)), ["roles[0]"]);
         let many: Vec<String> = (0..65).map(|i| i.to_string()).collect();
@@ -167,9 +144,7 @@ mod tests {
         let mut f = Fields::new();
         f.slug("id", "Bad");
         f.text("name", "", 10);
-        let Err(Error::InvalidFields(errors)) = f.finish() else {
-            panic!("expected invalid_field")
-        };
+        let Err(Error::InvalidFields(errors)) = f.finish() else { panic!("expected invalid_field") };
         assert_eq!(errors.len(), 2);
     }
 }

@@ -22,10 +22,7 @@ pub struct Policy {
 
 impl Default for Policy {
     fn default() -> Self {
-        Self {
-            profile: Profile::Standard,
-            required_approvals: 1,
-        }
+        Self { profile: Profile::Standard, required_approvals: 1 }
     }
 }
 
@@ -262,19 +259,11 @@ pub struct Refusal {
 
 impl Refusal {
     pub fn new(code: Code, detail: impl Into<String>) -> Self {
-        Self {
-            code,
-            detail: detail.into(),
-            field: None,
-        }
+        Self { code, detail: detail.into(), field: None }
     }
 
     pub fn field(field: &'static str, detail: impl Into<String>) -> Self {
-        Self {
-            code: Code::InvalidField,
-            detail: detail.into(),
-            field: Some(field),
-        }
+        Self { code: Code::InvalidField, detail: detail.into(), field: Some(field) }
     }
 }
 

@@ -65,13 +65,7 @@ pub fn decide_version(
             ),
         ));
     }
-    let next = |kind, cycle| {
-        Ok(VersionOutcome {
-            number: artifact.current.number + 1,
-            cycle,
-            kind,
-        })
-    };
+    let next = |kind, cycle| Ok(VersionOutcome { number: artifact.current.number + 1, cycle, kind });
     match artifact.state {
         State::InReview if credits.author == artifact.current.author => {
             next(VersionKind::Supersede, artifact.cycle)
@@ -153,11 +147,7 @@ pub enum ReviewResult {
     /// The version passed: the cycle ends and every lockout clears (R8).
     Approved,
     /// The version is rejected: `lockouts` are the credited agents newly locked out (R3).
-    Rejected {
-        lockouts: Vec<String>,
-        pending: PendingRemedy,
-        deadlocked: bool,
-    },
+    Rejected { lockouts: Vec<String>, pending: PendingRemedy, deadlocked: bool },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,9 +162,7 @@ impl ReviewOutcome {
             ReviewResult::ApprovalRecorded { .. } => State::InReview,
             ReviewResult::Approved => State::Approved,
             ReviewResult::Rejected { deadlocked: true, .. } => State::Deadlocked,
-            ReviewResult::Rejected {
-                deadlocked: false, ..
-            } => State::ChangesRequested,
+            ReviewResult::Rejected { deadlocked: false, .. } => State::ChangesRequested,
         }
     }
 }
@@ -192,28 +180,19 @@ pub fn decide_review(
         _ => {
             return Err(Refusal::new(
                 Code::NotAReviewer,
-                format!(
-                    "agent '{}' is not an active reviewer of this team",
-                    review.reviewer
-                ),
+                format!("agent '{}' is not an active reviewer of this team", review.reviewer),
             ));
         }
     }
     // R2: a verdict binds to the current version, as submitted, while it is undecided.
     let current = &artifact.current;
     if review.version > current.number || review.version < 1 {
-        return Err(Refusal::new(
-            Code::NotFound,
-            format!("version {} does not exist", review.version),
-        ));
+        return Err(Refusal::new(Code::NotFound, format!("version {} does not exist", review.version)));
     }
     if review.version < current.number {
         return Err(Refusal::new(
             Code::StaleVersion,
-            format!(
-                "version {} is not the current version ({})",
-                review.version, current.number
-            ),
+            format!("version {} is not the current version ({})", review.version, current.number),
         ));
     }
     if let Some(r) = review.git_ref
@@ -227,11 +206,7 @@ pub fn decide_review(
     if artifact.state != State::InReview {
         return Err(Refusal::new(
             Code::VersionDecided,
-            format!(
-                "version {} is already decided ({})",
-                current.number,
-                artifact.state.as_str()
-            ),
+            format!("version {} is already decided ({})", current.number, artifact.state.as_str()),
         ));
     }
     // R1: never one's own work.
@@ -247,10 +222,7 @@ pub fn decide_review(
     if current.has_reviewed(review.reviewer) {
         return Err(Refusal::new(
             Code::DuplicateReview,
-            format!(
-                "agent '{}' already gave a verdict on version {}",
-                review.reviewer, current.number
-            ),
+            format!("agent '{}' already gave a verdict on version {}", review.reviewer, current.number),
         ));
     }
     // R11: the focused re-review is a waza notion; under standard every review is a review.
@@ -268,10 +240,7 @@ pub fn decide_review(
             if approvals >= policy.required_approvals {
                 ReviewResult::Approved
             } else {
-                ReviewResult::ApprovalRecorded {
-                    approvals,
-                    required: policy.required_approvals,
-                }
+                ReviewResult::ApprovalRecorded { approvals, required: policy.required_approvals }
             }
         }
         Verdict::Reject => decide_rejection(artifact, roster, policy, review)?,
@@ -291,16 +260,10 @@ fn decide_rejection(
         return Err(Refusal::field("reason", "a rejection must carry a reason"));
     };
     let Some(remedy) = review.remedy else {
-        return Err(Refusal::field(
-            "remedy",
-            "a rejection must carry a remedy: reassign or escalate",
-        ));
+        return Err(Refusal::field("remedy", "a rejection must carry a remedy: reassign or escalate"));
     };
     if remedy.action == RemedyAction::Escalate && remedy.expertise.is_empty() {
-        return Err(Refusal::field(
-            "remedy.expertise",
-            "an escalation names the expertise it needs",
-        ));
+        return Err(Refusal::field("remedy.expertise", "an escalation names the expertise it needs"));
     }
     // R11: a waza rejection is grounded.
     if policy.profile == Profile::Waza {
@@ -318,20 +281,13 @@ fn decide_rejection(
         if !missing.is_empty() {
             return Err(Refusal::new(
                 Code::IncompleteRejection,
-                format!(
-                    "a waza rejection must carry evidence; missing: {}",
-                    missing.join(", ")
-                ),
+                format!("a waza rejection must carry evidence; missing: {}", missing.join(", ")),
             ));
         }
     }
     // R3: everyone credited on the rejected version is locked out.
-    let lockouts: Vec<String> = artifact
-        .current
-        .credited()
-        .filter(|a| !artifact.lockouts.contains(*a))
-        .map(str::to_owned)
-        .collect();
+    let lockouts: Vec<String> =
+        artifact.current.credited().filter(|a| !artifact.lockouts.contains(*a)).map(str::to_owned).collect();
     let locked = |agent: &str| artifact.lockouts.contains(agent) || lockouts.iter().any(|l| l == agent);
     let excluded = (policy.profile == Profile::Waza).then_some(review.reviewer);
     if let Some(named) = &remedy.agent {
@@ -357,9 +313,7 @@ fn decide_rejection(
     }
     // R9: a reassignment with nobody left to assign goes to the user.
     let deadlocked = remedy.action == RemedyAction::Reassign
-        && !roster
-            .authors()
-            .any(|a| !locked(&a.id) && excluded != Some(a.id.as_str()));
+        && !roster.authors().any(|a| !locked(&a.id) && excluded != Some(a.id.as_str()));
     Ok(ReviewResult::Rejected {
         lockouts,
         pending: PendingRemedy {
@@ -395,10 +349,7 @@ pub fn decide_release(artifact: &Artifact) -> Decision<String> {
         (State::InRevision, Some(agent)) => Ok(agent.clone()),
         (state, _) => Err(Refusal::new(
             Code::InvalidState,
-            format!(
-                "there is no active assignment to release; the artifact is {}",
-                state.as_str()
-            ),
+            format!("there is no active assignment to release; the artifact is {}", state.as_str()),
         )),
     }
 }
@@ -419,10 +370,7 @@ pub fn decide_resolution(
     if artifact.state != State::Deadlocked {
         return Err(Refusal::new(
             Code::InvalidState,
-            format!(
-                "only a deadlocked artifact is resolved; this one is {}",
-                artifact.state.as_str()
-            ),
+            format!("only a deadlocked artifact is resolved; this one is {}", artifact.state.as_str()),
         ));
     }
     match resolution {
@@ -451,10 +399,7 @@ pub fn decide_lift(artifact: &Artifact, agent: &str) -> Decision<()> {
 /// Agents who may be assigned the revision after a rejection: active authors neither locked out
 /// nor excluded, with the expertise an escalation asks for. None while no revision is pending.
 pub fn eligible_agents(artifact: &Artifact, roster: &Roster, policy: Policy) -> Vec<String> {
-    if !matches!(
-        artifact.state,
-        State::ChangesRequested | State::InRevision | State::Deadlocked
-    ) {
+    if !matches!(artifact.state, State::ChangesRequested | State::InRevision | State::Deadlocked) {
         return vec![];
     }
     roster
@@ -466,24 +411,12 @@ pub fn eligible_agents(artifact: &Artifact, roster: &Roster, policy: Policy) -> 
 
 /// The checks of an agent about to write: would a version it authors be accepted now?
 pub fn decide_write(artifact: &Artifact, roster: &Roster, policy: Policy, agent: &str) -> Decision<()> {
-    decide_version(
-        artifact,
-        roster,
-        policy,
-        Credits {
-            author: agent,
-            contributors: &[],
-        },
-    )
-    .map(|_| ())
+    decide_version(artifact, roster, policy, Credits { author: agent, contributors: &[] }).map(|_| ())
 }
 
 /// The rejecting reviewer under waza, while the revision it asked for is pending (R11).
 fn excluded_reviewer(artifact: &Artifact, policy: Policy) -> Option<&str> {
-    let pending = matches!(
-        artifact.state,
-        State::ChangesRequested | State::InRevision | State::Deadlocked
-    );
+    let pending = matches!(artifact.state, State::ChangesRequested | State::InRevision | State::Deadlocked);
     match (&artifact.pending_remedy, policy.profile, pending) {
         (Some(p), Profile::Waza, true) => Some(&p.reviewer),
         _ => None,
@@ -513,10 +446,7 @@ fn check_assignee(artifact: &Artifact, roster: &Roster, policy: Policy, agent: &
 
 /// Every credited agent exists and is active, the author may author, and nobody is credited twice.
 fn check_credits(roster: &Roster, credits: Credits) -> Decision<()> {
-    if !roster
-        .get(credits.author)
-        .is_some_and(|a| a.active && a.can_author)
-    {
+    if !roster.get(credits.author).is_some_and(|a| a.active && a.can_author) {
         return Err(invalid_agent(credits.author));
     }
     let mut seen = BTreeSet::from([credits.author]);
@@ -539,20 +469,14 @@ fn check_credits(roster: &Roster, credits: Credits) -> Decision<()> {
 
 fn lacks_expertise(roster: &Roster, agent: &str, needed: &[String]) -> Decision<()> {
     let has = roster.get(agent).map(|a| &a.expertise);
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|tag| !has.is_some_and(|e| e.contains(*tag)))
-        .map(String::as_str)
-        .collect();
+    let missing: Vec<&str> =
+        needed.iter().filter(|tag| !has.is_some_and(|e| e.contains(*tag))).map(String::as_str).collect();
     if missing.is_empty() {
         Ok(())
     } else {
         Err(Refusal::new(
             Code::ExpertiseMismatch,
-            format!(
-                "agent '{agent}' lacks the expertise the escalation asks for: {}",
-                missing.join(", ")
-            ),
+            format!("agent '{agent}' lacks the expertise the escalation asks for: {}", missing.join(", ")),
         ))
     }
 }

@@ -16,22 +16,12 @@ use ContributorRole::{Advisor, CoAuthor, Pair};
 
 /// An active agent who may author and may not review.
 fn author(id: &str) -> Agent {
-    Agent {
-        id: id.to_owned(),
-        active: true,
-        can_review: false,
-        can_author: true,
-        expertise: BTreeSet::new(),
-    }
+    Agent { id: id.to_owned(), active: true, can_review: false, can_author: true, expertise: BTreeSet::new() }
 }
 
 /// An active reviewer who may not author.
 fn reviewer(id: &str) -> Agent {
-    Agent {
-        can_review: true,
-        can_author: false,
-        ..author(id)
-    }
+    Agent { can_review: true, can_author: false, ..author(id) }
 }
 
 trait AgentTweaks {
@@ -42,24 +32,15 @@ trait AgentTweaks {
 
 impl AgentTweaks for Agent {
     fn retired(self) -> Self {
-        Agent {
-            active: false,
-            ..self
-        }
+        Agent { active: false, ..self }
     }
 
     fn also_reviews(self) -> Self {
-        Agent {
-            can_review: true,
-            ..self
-        }
+        Agent { can_review: true, ..self }
     }
 
     fn expert_in(self, tags: &[&str]) -> Self {
-        Agent {
-            expertise: tags.iter().map(|t| t.to_string()).collect(),
-            ..self
-        }
+        Agent { expertise: tags.iter().map(|t| t.to_string()).collect(), ..self }
     }
 }
 
@@ -91,17 +72,11 @@ fn standard() -> Policy {
 }
 
 fn waza() -> Policy {
-    Policy {
-        profile: Profile::Waza,
-        ..Policy::default()
-    }
+    Policy { profile: Profile::Waza, ..Policy::default() }
 }
 
 fn needing_approvals(profile: Profile, required_approvals: u32) -> Policy {
-    Policy {
-        profile,
-        required_approvals,
-    }
+    Policy { profile, required_approvals }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,19 +92,12 @@ struct Submission {
 }
 
 fn by(author: &str) -> Submission {
-    Submission {
-        author: author.to_owned(),
-        contributors: Vec::new(),
-        git_ref: None,
-    }
+    Submission { author: author.to_owned(), contributors: Vec::new(), git_ref: None }
 }
 
 impl Submission {
     fn with(mut self, role: ContributorRole, agent: &str) -> Self {
-        self.contributors.push(Contributor {
-            agent: agent.to_owned(),
-            role,
-        });
+        self.contributors.push(Contributor { agent: agent.to_owned(), role });
         self
     }
 
@@ -139,10 +107,7 @@ impl Submission {
     }
 
     fn credits(&self) -> Credits<'_> {
-        Credits {
-            author: &self.author,
-            contributors: &self.contributors,
-        }
+        Credits { author: &self.author, contributors: &self.contributors }
     }
 
     fn into_version(self, number: i32) -> Version {
@@ -157,12 +122,8 @@ impl Submission {
     }
 }
 
-const EVIDENCE_FIELDS: [&str; 4] = [
-    "counter_evidence",
-    "violated_requirement",
-    "affected_scope",
-    "approval_condition",
-];
+const EVIDENCE_FIELDS: [&str; 4] =
+    ["counter_evidence", "violated_requirement", "affected_scope", "approval_condition"];
 
 fn evidence_field<'a>(evidence: &'a mut Evidence, name: &str) -> &'a mut Option<String> {
     match name {
@@ -183,11 +144,7 @@ fn full_evidence() -> Evidence {
 }
 
 fn reassign() -> Remedy {
-    Remedy {
-        action: RemedyAction::Reassign,
-        agent: None,
-        expertise: Vec::new(),
-    }
+    Remedy { action: RemedyAction::Reassign, agent: None, expertise: Vec::new() }
 }
 
 /// A verdict as a coordinator posts it; it targets the current version unless told otherwise.
@@ -299,20 +256,12 @@ impl World {
             pending_remedy: None,
             cycle_rejecters: BTreeSet::new(),
         };
-        World {
-            roster,
-            policy,
-            artifact,
-        }
+        World { roster, policy, artifact }
     }
 
     fn submit(&mut self, submission: Submission) -> Decision<VersionKind> {
         let outcome = decide_version(&self.artifact, &self.roster, self.policy, submission.credits())?;
-        assert_eq!(
-            outcome.number,
-            self.artifact.current.number + 1,
-            "versions count 1, 2, 3…"
-        );
+        assert_eq!(outcome.number, self.artifact.current.number + 1, "versions count 1, 2, 3…");
         let a = &mut self.artifact;
         a.state = State::InReview;
         a.cycle = outcome.cycle;
@@ -344,9 +293,7 @@ impl World {
                 a.lockouts.clear();
                 a.cycle_rejecters.clear();
             }
-            ReviewResult::Rejected {
-                lockouts, pending, ..
-            } => {
+            ReviewResult::Rejected { lockouts, pending, .. } => {
                 a.current.rejections.insert(review.reviewer.clone());
                 a.lockouts.extend(lockouts.iter().cloned());
                 a.pending_remedy = Some(pending.clone());
@@ -438,11 +385,7 @@ impl<T> Coded<T> for Decision<T> {
 /// The field an `invalid_field` refusal points at.
 fn refused_field<T: std::fmt::Debug>(decision: Decision<T>) -> &'static str {
     match decision {
-        Err(Refusal {
-            code: Code::InvalidField,
-            field: Some(field),
-            ..
-        }) => field,
+        Err(Refusal { code: Code::InvalidField, field: Some(field), .. }) => field,
         other => panic!("expected an invalid_field refusal, got {other:?}"),
     }
 }
@@ -552,12 +495,7 @@ fn answer(world: &World, action: Action) -> Result<State, Code> {
 #[track_caller]
 fn assert_answers(world: &World, expected: &[(Action, Result<State, Code>)]) {
     for &(action, want) in expected {
-        assert_eq!(
-            answer(world, action),
-            want,
-            "{action:?} in {}",
-            world.state().as_str()
-        );
+        assert_eq!(answer(world, action), want, "{action:?} in {}", world.state().as_str());
     }
 }
 
@@ -775,10 +713,7 @@ fn example_3_three_rejected_authors_deadlock_and_the_user_resolves_with_a_new_ag
 fn example_4_naming_the_just_rejected_author_is_refused_and_nothing_is_recorded() {
     let mut w = in_review();
     let before = w.artifact.clone();
-    assert_eq!(
-        w.review(reject("Q").naming("A")).code(),
-        Err(Code::LockedOutAgentNamed)
-    );
+    assert_eq!(w.review(reject("Q").naming("A")).code(), Err(Code::LockedOutAgentNamed));
     assert_eq!(w.artifact, before);
     assert_eq!(w.state(), State::InReview);
     assert!(w.lockouts().is_empty());
@@ -795,16 +730,8 @@ fn only_active_agents_with_can_review_judge() {
     let mut w = in_review();
     w.join(reviewer("Old").retired());
     for agent in ["nobody", "Old", "B"] {
-        assert_eq!(
-            w.review(approve(agent)).code(),
-            Err(Code::NotAReviewer),
-            "{agent} approves"
-        );
-        assert_eq!(
-            w.review(reject(agent)).code(),
-            Err(Code::NotAReviewer),
-            "{agent} rejects"
-        );
+        assert_eq!(w.review(approve(agent)).code(), Err(Code::NotAReviewer), "{agent} approves");
+        assert_eq!(w.review(reject(agent)).code(), Err(Code::NotAReviewer), "{agent} rejects");
     }
 }
 
@@ -832,16 +759,10 @@ fn a_contributor_in_any_role_may_not_judge_the_version_it_is_credited_on() {
 fn a_verdict_on_an_earlier_version_is_stale() {
     let mut w = in_review();
     w.submit(by("A")).unwrap();
-    assert_eq!(
-        w.review(approve("Q").of_version(1)).code(),
-        Err(Code::StaleVersion)
-    );
+    assert_eq!(w.review(approve("Q").of_version(1)).code(), Err(Code::StaleVersion));
     w.revise("Q", "B");
     for number in [1, 2] {
-        assert_eq!(
-            w.review(reject("R").of_version(number)).code(),
-            Err(Code::StaleVersion)
-        );
+        assert_eq!(w.review(reject("R").of_version(number)).code(), Err(Code::StaleVersion));
     }
     assert!(w.review(approve("R").of_version(3)).is_ok());
 }
@@ -850,36 +771,23 @@ fn a_verdict_on_an_earlier_version_is_stale() {
 fn a_verdict_on_a_version_above_the_current_one_is_not_found() {
     let mut w = in_review();
     for number in [2, 99, 0, -1] {
-        assert_eq!(
-            w.review(approve("Q").of_version(number)).code(),
-            Err(Code::NotFound),
-            "v{number}"
-        );
+        assert_eq!(w.review(approve("Q").of_version(number)).code(), Err(Code::NotFound), "v{number}");
     }
 }
 
 #[test]
 fn a_verdict_carrying_another_ref_is_stale_ref() {
     let mut w = World::start(standard_team(), standard(), by("A").at_ref("abc123"));
-    assert_eq!(
-        w.review(approve("Q").at_ref("def456")).code(),
-        Err(Code::StaleRef)
-    );
+    assert_eq!(w.review(approve("Q").at_ref("def456")).code(), Err(Code::StaleRef));
     assert_eq!(w.review(reject("Q").at_ref("def456")).code(), Err(Code::StaleRef));
     assert!(w.clone().review(approve("Q")).is_ok(), "a verdict without ref");
-    assert!(
-        w.review(approve("Q").at_ref("abc123")).is_ok(),
-        "a verdict with the same ref"
-    );
+    assert!(w.review(approve("Q").at_ref("abc123")).is_ok(), "a verdict with the same ref");
 }
 
 #[test]
 fn a_verdict_carrying_a_ref_for_a_version_without_one_is_stale_ref() {
     let mut w = in_review();
-    assert_eq!(
-        w.review(approve("Q").at_ref("abc123")).code(),
-        Err(Code::StaleRef)
-    );
+    assert_eq!(w.review(approve("Q").at_ref("abc123")).code(), Err(Code::StaleRef));
 }
 
 #[test]
@@ -946,9 +854,7 @@ fn rejections_accumulate_lockouts_across_the_cycle() {
 #[test]
 fn a_rejection_records_its_remedy_reviewer_and_reason_as_pending() {
     let mut w = in_review();
-    let rejection = w
-        .review(reject("Q").with_reason(Some("  no tests  ")).naming("C"))
-        .unwrap();
+    let rejection = w.review(reject("Q").with_reason(Some("  no tests  ")).naming("C")).unwrap();
     assert_eq!(rejection.kind, ReviewKind::Review);
     assert_eq!(
         pending(&rejection),
@@ -968,11 +874,7 @@ fn a_rejection_records_its_remedy_reviewer_and_reason_as_pending() {
 fn a_rejection_must_carry_a_reason() {
     for reason in [None, Some(""), Some("   ")] {
         let mut w = in_review();
-        assert_eq!(
-            refused_field(w.review(reject("Q").with_reason(reason))),
-            "reason",
-            "{reason:?}"
-        );
+        assert_eq!(refused_field(w.review(reject("Q").with_reason(reason))), "reason", "{reason:?}");
         assert!(w.lockouts().is_empty());
     }
 }
@@ -986,19 +888,13 @@ fn a_rejection_must_carry_a_remedy() {
 #[test]
 fn an_escalation_must_name_the_expertise_it_needs() {
     let mut w = in_review();
-    assert_eq!(
-        refused_field(w.review(reject("Q").escalating(&[]))),
-        "remedy.expertise"
-    );
+    assert_eq!(refused_field(w.review(reject("Q").escalating(&[]))), "remedy.expertise");
 }
 
 #[test]
 fn an_approval_carries_no_remedy() {
     let mut w = in_review();
-    assert_eq!(
-        refused_field(w.review(approve("Q").with_remedy(Some(reassign())))),
-        "remedy"
-    );
+    assert_eq!(refused_field(w.review(approve("Q").with_remedy(Some(reassign())))), "remedy");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1009,11 +905,7 @@ fn an_approval_carries_no_remedy() {
 fn naming_a_contributor_of_the_rejected_version_is_locked_out_agent_named() {
     for role in [CoAuthor, Pair, Advisor] {
         let mut w = World::start(standard_team(), standard(), by("A").with(role, "B"));
-        assert_eq!(
-            w.review(reject("Q").naming("B")).code(),
-            Err(Code::LockedOutAgentNamed),
-            "{role:?}"
-        );
+        assert_eq!(w.review(reject("Q").naming("B")).code(), Err(Code::LockedOutAgentNamed), "{role:?}");
         assert_eq!(w.state(), State::InReview);
     }
 }
@@ -1022,10 +914,7 @@ fn naming_a_contributor_of_the_rejected_version_is_locked_out_agent_named() {
 fn naming_an_agent_locked_out_earlier_in_the_cycle_is_locked_out_agent_named() {
     let mut w = in_review();
     w.revise("Q", "B");
-    for review in [
-        reject("Q").naming("A"),
-        reject("Q").escalating(&["auth"]).naming("A"),
-    ] {
+    for review in [reject("Q").naming("A"), reject("Q").escalating(&["auth"]).naming("A")] {
         assert_eq!(w.review(review).code(), Err(Code::LockedOutAgentNamed));
     }
 }
@@ -1035,11 +924,7 @@ fn naming_an_unknown_retired_or_non_authoring_agent_is_invalid_agent() {
     let mut w = in_review();
     w.join(author("Old").retired());
     for agent in ["nobody", "Old", "R"] {
-        assert_eq!(
-            w.review(reject("Q").naming(agent)).code(),
-            Err(Code::InvalidAgent),
-            "{agent}"
-        );
+        assert_eq!(w.review(reject("Q").naming(agent)).code(), Err(Code::InvalidAgent), "{agent}");
     }
 }
 
@@ -1048,13 +933,10 @@ fn an_escalation_may_name_only_an_existing_expert() {
     let mut w = in_review();
     w.join(author("T").expert_in(&["typescript"]));
     assert_eq!(
-        w.review(reject("Q").escalating(&["typescript"]).naming("B"))
-            .code(),
+        w.review(reject("Q").escalating(&["typescript"]).naming("B")).code(),
         Err(Code::ExpertiseMismatch)
     );
-    let named = w
-        .review(reject("Q").escalating(&["typescript"]).naming("T"))
-        .unwrap();
+    let named = w.review(reject("Q").escalating(&["typescript"]).naming("T")).unwrap();
     assert_eq!(pending(&named).remedy.agent.as_deref(), Some("T"));
 }
 
@@ -1077,11 +959,7 @@ fn assigning_a_locked_out_contributor_in_any_role_is_agent_locked_out() {
         let mut w = World::start(standard_team(), standard(), by("A").with(role, "B"));
         w.review(reject("Q")).unwrap();
         for agent in ["A", "B"] {
-            assert_eq!(
-                w.assign(agent).code(),
-                Err(Code::AgentLockedOut),
-                "{agent} ({role:?})"
-            );
+            assert_eq!(w.assign(agent).code(), Err(Code::AgentLockedOut), "{agent} ({role:?})");
         }
     }
 }
@@ -1148,10 +1026,7 @@ fn only_the_assignee_writes_the_revision() {
     for agent in ["C", "D", "L"] {
         assert_eq!(w.submit(by(agent)).code(), Err(Code::NotAssignee), "{agent}");
     }
-    assert_eq!(
-        w.submit(by("B").with(CoAuthor, "C")).code(),
-        Ok(VersionKind::Revision)
-    );
+    assert_eq!(w.submit(by("B").with(CoAuthor, "C")).code(), Ok(VersionKind::Revision));
     assert_eq!(w.version(), 2);
     assert_eq!(w.cycle(), 1);
 }
@@ -1175,21 +1050,13 @@ fn the_locked_out_author_may_not_self_revise() {
 fn a_locked_out_agent_may_not_contribute_to_the_revision_in_any_role() {
     for role in [CoAuthor, Pair, Advisor] {
         let mut w = in_revision();
-        assert_eq!(
-            w.submit(by("B").with(role, "A")).code(),
-            Err(Code::AgentLockedOut),
-            "{role:?}"
-        );
+        assert_eq!(w.submit(by("B").with(role, "A")).code(), Err(Code::AgentLockedOut), "{role:?}");
     }
 }
 
 #[test]
 fn locked_out_contributors_of_the_rejected_version_stay_out_in_every_role() {
-    let mut w = World::start(
-        standard_team(),
-        standard(),
-        by("A").with(CoAuthor, "B").with(Pair, "C"),
-    );
+    let mut w = World::start(standard_team(), standard(), by("A").with(CoAuthor, "B").with(Pair, "C"));
     w.review(reject("Q")).unwrap();
     w.assign("L").unwrap();
     for agent in ["A", "B", "C"] {
@@ -1201,10 +1068,7 @@ fn locked_out_contributors_of_the_rejected_version_stay_out_in_every_role() {
             );
         }
     }
-    assert_eq!(
-        w.submit(by("L").with(Advisor, "D")).code(),
-        Ok(VersionKind::Revision)
-    );
+    assert_eq!(w.submit(by("L").with(Advisor, "D")).code(), Ok(VersionKind::Revision));
 }
 
 #[test]
@@ -1212,24 +1076,15 @@ fn the_lockout_refusal_names_the_agent_and_its_role() {
     let mut w = in_revision();
     let refusal = w.submit(by("B").with(Advisor, "A")).unwrap_err();
     assert_eq!(refusal.code, Code::AgentLockedOut);
-    assert!(
-        refusal.detail.contains("'A'") && refusal.detail.contains("advisor"),
-        "{refusal:?}"
-    );
+    assert!(refusal.detail.contains("'A'") && refusal.detail.contains("advisor"), "{refusal:?}");
 }
 
 #[test]
 fn only_the_author_under_review_supersedes_its_version() {
     let mut w = in_review();
     assert_eq!(w.submit(by("B")).code(), Err(Code::InvalidState));
-    assert_eq!(
-        w.submit(by("B").with(CoAuthor, "A")).code(),
-        Err(Code::InvalidState)
-    );
-    assert_eq!(
-        w.submit(by("A").with(CoAuthor, "B")).code(),
-        Ok(VersionKind::Supersede)
-    );
+    assert_eq!(w.submit(by("B").with(CoAuthor, "A")).code(), Err(Code::InvalidState));
+    assert_eq!(w.submit(by("A").with(CoAuthor, "B")).code(), Ok(VersionKind::Supersede));
     assert_eq!((w.version(), w.cycle()), (2, 1));
 }
 
@@ -1238,11 +1093,7 @@ fn a_supersede_is_still_subject_to_the_lockout_check() {
     let mut w = in_review();
     w.revise("Q", "B");
     for role in [CoAuthor, Pair, Advisor] {
-        assert_eq!(
-            w.submit(by("B").with(role, "A")).code(),
-            Err(Code::AgentLockedOut),
-            "{role:?}"
-        );
+        assert_eq!(w.submit(by("B").with(role, "A")).code(), Err(Code::AgentLockedOut), "{role:?}");
     }
     assert_eq!(w.submit(by("B")).code(), Ok(VersionKind::Supersede));
 }
@@ -1252,11 +1103,7 @@ fn a_version_after_approval_starts_a_new_cycle() {
     let mut w = in_review();
     w.revise("Q", "B");
     w.review(approve("Q")).unwrap();
-    assert_eq!(
-        w.submit(by("A")).code(),
-        Ok(VersionKind::NewCycle),
-        "A's lockout ended"
-    );
+    assert_eq!(w.submit(by("A")).code(), Ok(VersionKind::NewCycle), "A's lockout ended");
     assert_eq!((w.version(), w.cycle()), (3, 2));
 }
 
@@ -1288,24 +1135,15 @@ fn every_contributor_must_be_an_active_agent() {
     }
     let mut w = in_revision();
     w.join(author("Old").retired());
-    assert_eq!(
-        w.submit(by("B").with(Pair, "Old")).code(),
-        Err(Code::InvalidAgent)
-    );
+    assert_eq!(w.submit(by("B").with(Pair, "Old")).code(), Err(Code::InvalidAgent));
 }
 
 #[test]
 fn nobody_is_credited_twice_on_a_version() {
     let roster = standard_team();
-    let twice = [
-        by("A").with(CoAuthor, "A"),
-        by("A").with(CoAuthor, "B").with(Advisor, "B"),
-    ];
+    let twice = [by("A").with(CoAuthor, "A"), by("A").with(CoAuthor, "B").with(Advisor, "B")];
     for submission in twice {
-        assert_eq!(
-            refused_field(decide_first_version(&roster, submission.credits())),
-            "contributors"
-        );
+        assert_eq!(refused_field(decide_first_version(&roster, submission.credits())), "contributors");
     }
     let mut w = in_revision();
     assert_eq!(refused_field(w.submit(by("B").with(Pair, "B"))), "contributors");
@@ -1337,10 +1175,7 @@ fn an_agent_locked_out_of_one_artifact_authors_another_freely() {
     billing.review(reject("Q").naming("A")).unwrap();
     assert_eq!(billing.eligible(), ["A", "C", "D", "L"]);
     billing.assign("A").unwrap();
-    assert_eq!(
-        billing.submit(by("A").with(Pair, "C")).code(),
-        Ok(VersionKind::Revision)
-    );
+    assert_eq!(billing.submit(by("A").with(Pair, "C")).code(), Ok(VersionKind::Revision));
 
     // Meanwhile A is still out of the first one.
     assert_eq!(auth.assign("A").code(), Err(Code::AgentLockedOut));
@@ -1353,10 +1188,7 @@ fn an_agent_locked_out_of_one_artifact_reviews_another_freely() {
     auth.review(reject("Q")).unwrap();
     assert_eq!(auth.lockouts(), ["L"]);
     let mut billing = World::start(auth.roster.clone(), standard(), by("A"));
-    assert_eq!(
-        billing.review(approve("L")).unwrap().result,
-        ReviewResult::Approved
-    );
+    assert_eq!(billing.review(approve("L")).unwrap().result, ReviewResult::Approved);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1442,27 +1274,16 @@ fn the_user_resolves_a_deadlock_only_with_an_agent_who_may_revise() {
     let mut w = deadlocked();
     w.join(author("Old").retired());
     for agent in ["A", "B", "C"] {
-        assert_eq!(
-            w.resolve(Resolution::Assign(agent)).code(),
-            Err(Code::AgentLockedOut),
-            "{agent}"
-        );
+        assert_eq!(w.resolve(Resolution::Assign(agent)).code(), Err(Code::AgentLockedOut), "{agent}");
     }
     for agent in ["nobody", "Old", "Q"] {
-        assert_eq!(
-            w.resolve(Resolution::Assign(agent)).code(),
-            Err(Code::InvalidAgent),
-            "{agent}"
-        );
+        assert_eq!(w.resolve(Resolution::Assign(agent)).code(), Err(Code::InvalidAgent), "{agent}");
     }
     assert_eq!(w.state(), State::Deadlocked);
     assert_eq!(w.resolve(Resolution::Assign("D")).code(), Ok(State::InRevision));
     assert_eq!(w.artifact.assignee.as_deref(), Some("D"));
     assert_eq!(w.submit(by("A")).code(), Err(Code::AgentLockedOut));
-    assert_eq!(
-        w.submit(by("D").with(Advisor, "A")).code(),
-        Err(Code::AgentLockedOut)
-    );
+    assert_eq!(w.submit(by("D").with(Advisor, "A")).code(), Err(Code::AgentLockedOut));
     assert_eq!(w.submit(by("D")).code(), Ok(VersionKind::Revision));
 }
 
@@ -1475,13 +1296,7 @@ fn the_user_may_abandon_a_deadlocked_artifact() {
 
 #[test]
 fn only_a_deadlocked_artifact_is_resolved() {
-    for w in [
-        in_review(),
-        changes_requested(),
-        in_revision(),
-        approved(),
-        abandoned(),
-    ] {
+    for w in [in_review(), changes_requested(), in_revision(), approved(), abandoned()] {
         for resolution in [Resolution::Assign("D"), Resolution::Abandon] {
             assert_eq!(
                 w.clone().resolve(resolution).code(),
@@ -1538,10 +1353,7 @@ fn waza_in_review() -> World {
 #[test]
 fn a_waza_rejection_without_evidence_is_incomplete() {
     let mut w = waza_in_review();
-    assert_eq!(
-        w.review(reject("Q").without_evidence()).code(),
-        Err(Code::IncompleteRejection)
-    );
+    assert_eq!(w.review(reject("Q").without_evidence()).code(), Err(Code::IncompleteRejection));
     assert_eq!(w.state(), State::InReview);
     assert!(w.lockouts().is_empty());
 }
@@ -1563,10 +1375,7 @@ fn a_waza_rejection_missing_any_one_evidence_field_is_incomplete() {
 #[test]
 fn a_waza_rejection_with_all_four_evidence_fields_is_accepted() {
     let mut w = waza_in_review();
-    assert_eq!(
-        w.review(reject("Q")).map(|o| o.next_state()).code(),
-        Ok(State::ChangesRequested)
-    );
+    assert_eq!(w.review(reject("Q")).map(|o| o.next_state()).code(), Ok(State::ChangesRequested));
 }
 
 #[test]
@@ -1578,9 +1387,7 @@ fn incomplete_rejection_answers_422() {
 fn the_standard_profile_needs_no_evidence() {
     let mut w = in_review();
     assert_eq!(
-        w.review(reject("Q").without_evidence())
-            .map(|o| o.next_state())
-            .code(),
+        w.review(reject("Q").without_evidence()).map(|o| o.next_state()).code(),
         Ok(State::ChangesRequested)
     );
 }
@@ -1594,16 +1401,10 @@ fn a_waza_approval_needs_no_evidence() {
 #[test]
 fn waza_rejecting_reviewer_may_not_be_named_as_remedy_agent() {
     let mut w = waza_in_review();
-    assert_eq!(
-        w.review(reject("L").naming("L")).code(),
-        Err(Code::RejectingReviewerExcluded)
-    );
+    assert_eq!(w.review(reject("L").naming("L")).code(), Err(Code::RejectingReviewerExcluded));
     assert_eq!(w.state(), State::InReview);
     let mut s = in_review();
-    assert!(
-        s.review(reject("L").naming("L")).is_ok(),
-        "the standard profile allows it"
-    );
+    assert!(s.review(reject("L").naming("L")).is_ok(), "the standard profile allows it");
 }
 
 #[test]
@@ -1631,10 +1432,7 @@ fn waza_rejecting_reviewer_may_not_be_credited_on_the_next_version() {
     }
     assert_eq!(w.submit(by("L")).code(), Err(Code::RejectingReviewerExcluded));
     assert_eq!(w.may_write("L"), Err(Code::RejectingReviewerExcluded));
-    assert_eq!(
-        w.submit(by("B").with(Pair, "C")).code(),
-        Ok(VersionKind::Revision)
-    );
+    assert_eq!(w.submit(by("B").with(Pair, "C")).code(), Ok(VersionKind::Revision));
 }
 
 #[test]
@@ -1642,10 +1440,7 @@ fn the_standard_profile_lets_the_rejecting_reviewer_help_revise() {
     let mut w = in_review();
     w.review(reject("L")).unwrap();
     w.assign("B").unwrap();
-    assert_eq!(
-        w.submit(by("B").with(Advisor, "L")).code(),
-        Ok(VersionKind::Revision)
-    );
+    assert_eq!(w.submit(by("B").with(Advisor, "L")).code(), Ok(VersionKind::Revision));
 }
 
 #[test]
@@ -1660,10 +1455,7 @@ fn waza_exclusion_covers_only_the_immediate_revision() {
     assert_eq!(w.assign("M").code(), Err(Code::RejectingReviewerExcluded));
     assert!(w.eligible().contains(&"L".to_owned()));
     w.assign("L").unwrap();
-    assert_eq!(
-        w.submit(by("L").with(Advisor, "M")).code(),
-        Err(Code::RejectingReviewerExcluded)
-    );
+    assert_eq!(w.submit(by("L").with(Advisor, "M")).code(), Err(Code::RejectingReviewerExcluded));
     assert_eq!(w.submit(by("L")).code(), Ok(VersionKind::Revision));
 }
 
@@ -1719,17 +1511,11 @@ fn waza_deadlock_counts_the_rejecting_reviewer_as_excluded() {
     w.submit(by("B")).unwrap();
     assert!(deadlocks(&w.review(reject("L")).unwrap()));
     assert_eq!(w.state(), State::Deadlocked);
-    assert_eq!(
-        w.resolve(Resolution::Assign("L")).code(),
-        Err(Code::RejectingReviewerExcluded)
-    );
+    assert_eq!(w.resolve(Resolution::Assign("L")).code(), Err(Code::RejectingReviewerExcluded));
 
     let mut s = World::start(roster, standard(), by("A"));
     s.revise("L", "B");
-    assert!(
-        !deadlocks(&s.review(reject("L")).unwrap()),
-        "under standard L may revise"
-    );
+    assert!(!deadlocks(&s.review(reject("L")).unwrap()), "under standard L may revise");
     assert_eq!(s.eligible(), ["L"]);
 }
 
@@ -1742,18 +1528,9 @@ fn with_two_required_approvals_the_first_is_recorded_and_the_second_approves() {
     for profile in [Profile::Standard, Profile::Waza] {
         let mut w = World::start(standard_team(), needing_approvals(profile, 2), by("A"));
         let first = w.review(approve("Q")).unwrap();
-        assert_eq!(
-            first.result,
-            ReviewResult::ApprovalRecorded {
-                approvals: 1,
-                required: 2
-            }
-        );
+        assert_eq!(first.result, ReviewResult::ApprovalRecorded { approvals: 1, required: 2 });
         assert_eq!(first.next_state(), State::InReview);
-        assert_eq!(
-            w.review(approve("Q")).code().map(drop),
-            Err(Code::DuplicateReview)
-        );
+        assert_eq!(w.review(approve("Q")).code().map(drop), Err(Code::DuplicateReview));
         let second = w.review(approve("R")).unwrap();
         assert_eq!(second.result, ReviewResult::Approved);
         assert_eq!(w.state(), State::Approved);
@@ -1774,21 +1551,13 @@ fn with_two_required_approvals_a_single_rejection_after_one_approval_decides() {
 #[test]
 fn with_three_required_approvals_each_distinct_approval_counts() {
     let mut w = World::start(standard_team(), needing_approvals(Profile::Standard, 3), by("A"));
-    let counts: Vec<ReviewResult> = ["Q", "R", "L"]
-        .into_iter()
-        .map(|reviewer| w.review(approve(reviewer)).unwrap().result)
-        .collect();
+    let counts: Vec<ReviewResult> =
+        ["Q", "R", "L"].into_iter().map(|reviewer| w.review(approve(reviewer)).unwrap().result).collect();
     assert_eq!(
         counts,
         [
-            ReviewResult::ApprovalRecorded {
-                approvals: 1,
-                required: 3
-            },
-            ReviewResult::ApprovalRecorded {
-                approvals: 2,
-                required: 3
-            },
+            ReviewResult::ApprovalRecorded { approvals: 1, required: 3 },
+            ReviewResult::ApprovalRecorded { approvals: 2, required: 3 },
             ReviewResult::Approved,
         ]
     );
@@ -1802,16 +1571,9 @@ fn with_three_required_approvals_each_distinct_approval_counts() {
 fn eligible_agents_are_active_authors_neither_locked_out_nor_excluded() {
     let mut w = in_review();
     w.join(author("Old").retired());
-    assert!(
-        w.eligible().is_empty(),
-        "no revision is pending while a version is in review"
-    );
+    assert!(w.eligible().is_empty(), "no revision is pending while a version is in review");
     w.review(reject("Q").naming("C")).unwrap();
-    assert_eq!(
-        w.eligible(),
-        ["B", "C", "D", "L"],
-        "A is locked out; reviewers Q and R cannot author"
-    );
+    assert_eq!(w.eligible(), ["B", "C", "D", "L"], "A is locked out; reviewers Q and R cannot author");
 }
 
 #[test]
@@ -1918,16 +1680,10 @@ fn every_code_is_listed(code: Code) {
 fn every_refusal_code_is_reachable() {
     let two_approvals = needing_approvals(Profile::Standard, 2);
     let reached: Vec<(Code, Result<(), Code>)> = vec![
-        (
-            Code::NotAReviewer,
-            in_review().review(approve("B")).map(drop).code(),
-        ),
+        (Code::NotAReviewer, in_review().review(approve("B")).map(drop).code()),
         (
             Code::SelfReview,
-            World::start(standard_team(), standard(), by("L"))
-                .review(approve("L"))
-                .map(drop)
-                .code(),
+            World::start(standard_team(), standard(), by("L")).review(approve("L")).map(drop).code(),
         ),
         (Code::StaleVersion, {
             let mut w = in_review();
@@ -1941,19 +1697,13 @@ fn every_refusal_code_is_reachable() {
                 .map(drop)
                 .code(),
         ),
-        (
-            Code::VersionDecided,
-            changes_requested().review(approve("R")).map(drop).code(),
-        ),
+        (Code::VersionDecided, changes_requested().review(approve("R")).map(drop).code()),
         (Code::DuplicateReview, {
             let mut w = World::start(standard_team(), two_approvals, by("A"));
             w.review(approve("Q")).unwrap();
             w.review(approve("Q")).map(drop).code()
         }),
-        (
-            Code::LockedOutAgentNamed,
-            in_review().review(reject("Q").naming("A")).map(drop).code(),
-        ),
+        (Code::LockedOutAgentNamed, in_review().review(reject("Q").naming("A")).map(drop).code()),
         (Code::InvalidAgent, changes_requested().assign("nobody").code()),
         (Code::AgentLockedOut, changes_requested().assign("A").code()),
         (Code::ExpertiseMismatch, {
@@ -1964,26 +1714,14 @@ fn every_refusal_code_is_reachable() {
         (Code::InvalidState, in_review().assign("B").code()),
         (Code::Deadlocked, deadlocked().assign("D").code()),
         (Code::NotAssignee, in_revision().submit(by("C")).map(drop).code()),
-        (
-            Code::IncompleteRejection,
-            waza_in_review()
-                .review(reject("Q").without_evidence())
-                .map(drop)
-                .code(),
-        ),
+        (Code::IncompleteRejection, waza_in_review().review(reject("Q").without_evidence()).map(drop).code()),
         (Code::RejectingReviewerExcluded, {
             let mut w = waza_in_review();
             w.review(reject("L")).unwrap();
             w.assign("L").code()
         }),
-        (
-            Code::InvalidField,
-            in_review().review(reject("Q").with_reason(None)).map(drop).code(),
-        ),
-        (
-            Code::NotFound,
-            in_review().review(approve("Q").of_version(9)).map(drop).code(),
-        ),
+        (Code::InvalidField, in_review().review(reject("Q").with_reason(None)).map(drop).code()),
+        (Code::NotFound, in_review().review(approve("Q").of_version(9)).map(drop).code()),
     ];
     for (want, got) in &reached {
         assert_eq!(*got, Err(*want));
@@ -2017,13 +1755,6 @@ fn state_names_round_trip() {
     let names: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
     assert_eq!(
         names,
-        [
-            "in_review",
-            "changes_requested",
-            "in_revision",
-            "approved",
-            "deadlocked",
-            "abandoned"
-        ]
+        ["in_review", "changes_requested", "in_revision", "approved", "deadlocked", "abandoned"]
     );
 }

@@ -15,9 +15,7 @@ use crate::store::agents::{AgentLockoutRow, AgentRow};
 use crate::validate::{Fields, MAX_NAME, MAX_TAG};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(put_agent, get_agent))
-        .routes(routes!(list_agents))
+    OpenApiRouter::new().routes(routes!(put_agent, get_agent)).routes(routes!(list_agents))
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
@@ -69,11 +67,7 @@ impl From<AgentRow> for Agent {
         Agent {
             id: a.id,
             display_name: a.display_name,
-            kind: if a.kind == "human" {
-                AgentKind::Human
-            } else {
-                AgentKind::Ai
-            },
+            kind: if a.kind == "human" { AgentKind::Human } else { AgentKind::Ai },
             roles: a.roles,
             can_review: a.can_review,
             can_author: a.can_author,
@@ -139,17 +133,11 @@ async fn put_agent(
     fields.slug("agent", &agent);
     fields.opt_text("display_name", input.display_name.as_deref(), MAX_NAME);
     fields.labels("roles", input.roles.as_deref().unwrap_or_default(), MAX_TAG);
-    fields.labels(
-        "expertise",
-        input.expertise.as_deref().unwrap_or_default(),
-        MAX_TAG,
-    );
+    fields.labels("expertise", input.expertise.as_deref().unwrap_or_default(), MAX_TAG);
     fields.finish()?;
     let changes = AgentChanges {
         display_name: input.display_name,
-        kind: input
-            .kind
-            .map(|k| if k == AgentKind::Human { "human" } else { "ai" }.to_owned()),
+        kind: input.kind.map(|k| if k == AgentKind::Human { "human" } else { "ai" }.to_owned()),
         roles: input.roles,
         can_review: input.can_review,
         can_author: input.can_author,
@@ -157,11 +145,7 @@ async fn put_agent(
         active: input.active,
     };
     let (agent, created) = service::put_agent(&state.pool, &caller, &team, &agent, changes).await?;
-    let status = if created {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    };
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, axum::Json(agent.into())))
 }
 
@@ -194,8 +178,5 @@ async fn list_agents(
     let limit = page.limit()?;
     let rows = service::list_agents(&state.pool, &caller, &team, page.cursor.as_deref(), limit + 1).await?;
     let (items, next_cursor) = paginate(rows, limit, |a| a.id.clone());
-    Ok(axum::Json(AgentPage {
-        items: items.into_iter().map(Into::into).collect(),
-        next_cursor,
-    }))
+    Ok(axum::Json(AgentPage { items: items.into_iter().map(Into::into).collect(), next_cursor }))
 }

@@ -71,10 +71,7 @@ async fn create_artifact(
     fields.labels("paths", paths, MAX_NAME);
     for (i, p) in paths.iter().enumerate() {
         if let Err(e) = service::glob(p) {
-            fields.add(
-                format!("paths[{i}]"),
-                format!("is not a valid glob: {}", e.kind()),
-            );
+            fields.add(format!("paths[{i}]"), format!("is not a valid glob: {}", e.kind()));
         }
     }
     version_fields(
@@ -189,9 +186,7 @@ async fn list_versions(
     let limit = limit(page.limit)?;
     let after = match page.cursor.as_deref() {
         None => 0,
-        Some(c) => c
-            .parse()
-            .map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
+        Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
     };
     let rows = service::versions(&state.pool, &caller, &team, &key, after, limit + 1).await?;
     let (items, next_cursor) = paginate(rows, limit, |v| v.number.to_string());
@@ -208,9 +203,7 @@ async fn get_version(
     caller: Caller,
     Path((team, key, n)): Path<(String, String, i32)>,
 ) -> Result<axum::Json<Version>> {
-    Ok(axum::Json(
-        service::version(&state.pool, &caller, &team, &key, n).await?,
-    ))
+    Ok(axum::Json(service::version(&state.pool, &caller, &team, &key, n).await?))
 }
 
 /// Record a verdict on a version (R1–R4, R9, R11). A rejection locks out everyone credited on
@@ -236,29 +229,13 @@ async fn review(
         if let Some(agent) = &remedy.agent {
             fields.slug("remedy.agent", agent);
         }
-        fields.labels(
-            "remedy.expertise",
-            remedy.expertise.as_deref().unwrap_or_default(),
-            MAX_TAG,
-        );
+        fields.labels("remedy.expertise", remedy.expertise.as_deref().unwrap_or_default(), MAX_TAG);
     }
     if let Some(e) = &input.evidence {
-        fields.opt_text(
-            "evidence.counter_evidence",
-            e.counter_evidence.as_deref(),
-            MAX_TEXT,
-        );
-        fields.opt_text(
-            "evidence.violated_requirement",
-            e.violated_requirement.as_deref(),
-            MAX_TEXT,
-        );
+        fields.opt_text("evidence.counter_evidence", e.counter_evidence.as_deref(), MAX_TEXT);
+        fields.opt_text("evidence.violated_requirement", e.violated_requirement.as_deref(), MAX_TEXT);
         fields.opt_text("evidence.affected_scope", e.affected_scope.as_deref(), MAX_TEXT);
-        fields.opt_text(
-            "evidence.approval_condition",
-            e.approval_condition.as_deref(),
-            MAX_TEXT,
-        );
+        fields.opt_text("evidence.approval_condition", e.approval_condition.as_deref(), MAX_TEXT);
     }
     fields.finish()?;
     let outcome = service::review(&state.pool, &caller, &team, &key, n, input).await?;
@@ -297,9 +274,7 @@ async fn release(
     caller: Caller,
     Path((team, key)): Path<(String, String)>,
 ) -> Result<axum::Json<ArtifactStatus>> {
-    Ok(axum::Json(
-        service::release(&state.pool, &caller, &team, &key).await?,
-    ))
+    Ok(axum::Json(service::release(&state.pool, &caller, &team, &key).await?))
 }
 
 /// The user resolves a deadlock (R9): assign an agent who is not locked out, or abandon.
@@ -321,9 +296,7 @@ async fn resolve(
     }
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    Ok(axum::Json(
-        service::resolve(&state.pool, &caller, &team, &key, input).await?,
-    ))
+    Ok(axum::Json(service::resolve(&state.pool, &caller, &team, &key, input).await?))
 }
 
 /// The user lifts one agent's lockout early (R10).
@@ -341,7 +314,5 @@ async fn lift(
     let mut fields = Fields::new();
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    Ok(axum::Json(
-        service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await?,
-    ))
+    Ok(axum::Json(service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await?))
 }

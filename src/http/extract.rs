@@ -23,27 +23,20 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
     type Rejection = Error;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
-        let json_type = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_none_or(|v| {
-                v.split(';')
-                    .next()
-                    .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
+        let json_type =
+            req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_none_or(|v| {
+                v.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("application/json"))
             });
         if !json_type {
             return Err(Error::UnsupportedMediaType);
         }
-        let bytes = Bytes::from_request(req, state)
-            .await
-            .map_err(|e: BytesRejection| {
-                if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                    Error::PayloadTooLarge(BODY_LIMIT)
-                } else {
-                    Error::Malformed(e.body_text())
-                }
-            })?;
+        let bytes = Bytes::from_request(req, state).await.map_err(|e: BytesRejection| {
+            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                Error::PayloadTooLarge(BODY_LIMIT)
+            } else {
+                Error::Malformed(e.body_text())
+            }
+        })?;
         parse(&bytes).map(Json)
     }
 }
@@ -56,9 +49,7 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
         let path = e.path().to_string();
         let message = e.into_inner().to_string();
         // serde names a missing field only in its message, not in the path.
-        let missing = message
-            .strip_prefix("missing field `")
-            .and_then(|m| m.strip_suffix('`'));
+        let missing = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`'));
         let field = match (path.as_str(), missing) {
             (".", Some(name)) => name.to_owned(),
             (".", None) => "body".to_owned(),
@@ -124,15 +115,8 @@ impl FromRequestParts<AppState> for Caller {
             });
         }
         let mut conn = state.pool.acquire().await?;
-        let token = tokens::find_by_hash(&mut conn, &hash)
-            .await?
-            .ok_or(Error::Unauthenticated)?;
+        let token = tokens::find_by_hash(&mut conn, &hash).await?.ok_or(Error::Unauthenticated)?;
         let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
-        Ok(Caller {
-            token_id: Some(token.id),
-            token_name: token.name,
-            team: token.team_id,
-            scope,
-        })
+        Ok(Caller { token_id: Some(token.id), token_name: token.name, team: token.team_id, scope })
     }
 }

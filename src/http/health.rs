@@ -6,9 +6,7 @@ use crate::AppState;
 use crate::error::Result;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(healthz))
-        .routes(routes!(readyz))
+    OpenApiRouter::new().routes(routes!(healthz)).routes(routes!(readyz))
 }
 
 /// Liveness: the process answers.

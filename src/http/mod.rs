@@ -79,9 +79,7 @@ pub fn app(state: AppState) -> axum::Router {
         .layer(middleware::from_fn_with_state(timeout, time_limit))
         .layer(CatchPanicLayer::custom(|_| {
             let mut response = Error::Internal(String::new()).into_response();
-            response
-                .extensions_mut()
-                .insert(InternalCause("handler panicked".into()));
+            response.extensions_mut().insert(InternalCause("handler panicked".into()));
             response
         }))
         .layer(middleware::from_fn(log))
@@ -107,10 +105,7 @@ async fn log(request: Request, next: Next) -> Response {
         .and_then(|id| id.header_value().to_str().ok())
         .unwrap_or_default()
         .to_owned();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_owned());
+    let route = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
     let method = request.method().clone();
     let span = tracing::info_span!("request", %method, route = route.as_deref().unwrap_or("-"), %request_id);
     let response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
@@ -134,20 +129,14 @@ impl Modify for CommonResponses {
         components.add_security_scheme(
             "bearer",
             SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("rl_…")
-                    .build(),
+                HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("rl_…").build(),
             ),
         );
         let problem = |description: &str| -> RefOr<SpecResponse> {
             RefOr::T(
                 ResponseBuilder::new()
                     .description(description)
-                    .content(
-                        "application/problem+json",
-                        Content::new(Some(Ref::from_schema_name("Problem"))),
-                    )
+                    .content("application/problem+json", Content::new(Some(Ref::from_schema_name("Problem"))))
                     .build(),
             )
         };
@@ -155,41 +144,23 @@ impl Modify for CommonResponses {
             ("400", "`malformed_request`: the body is not JSON"),
             ("401", "`unauthenticated`: no valid bearer token"),
             ("403", "`forbidden`: the token's scope does not allow this"),
-            (
-                "404",
-                "`not_found`: no such team or resource (another team's resources look the same)",
-            ),
+            ("404", "`not_found`: no such team or resource (another team's resources look the same)"),
             ("413", "`payload_too_large`: the body is over 256 KiB"),
-            (
-                "422",
-                "`invalid_field`: a field has the wrong type, is unknown, or fails validation",
-            ),
-            (
-                "500",
-                "`internal`: an unexpected error; the cause is logged, never returned",
-            ),
-            (
-                "503",
-                "`unavailable`: the database is unreachable or the request timed out",
-            ),
+            ("422", "`invalid_field`: a field has the wrong type, is unknown, or fails validation"),
+            ("500", "`internal`: an unexpected error; the cause is logged, never returned"),
+            ("503", "`unavailable`: the database is unreachable or the request timed out"),
         ];
         for (path, item) in spec.paths.paths.iter_mut() {
             if !path.starts_with("/v1/") {
                 continue;
             }
-            for op in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete]
-                .into_iter()
-                .flatten()
-            {
+            for op in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
                 op.security = Some(vec![utoipa::openapi::security::SecurityRequirement::new(
                     "bearer",
                     Vec::<String>::new(),
                 )]);
                 for (status, description) in common {
-                    op.responses
-                        .responses
-                        .entry(status.into())
-                        .or_insert_with(|| problem(description));
+                    op.responses.responses.entry(status.into()).or_insert_with(|| problem(description));
                 }
             }
         }

@@ -25,9 +25,7 @@ impl PageQuery {
     pub fn after<N: std::str::FromStr + Default>(&self) -> Result<N> {
         match self.cursor.as_deref() {
             None => Ok(N::default()),
-            Some(c) => c
-                .parse()
-                .map_err(|_| Error::invalid("cursor", "is not a cursor this list returned")),
+            Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned")),
         }
     }
 }

@@ -42,18 +42,10 @@ async fn lockouts(
     Path(team): Path<String>,
     Query(filter): Query<LockoutFilter>,
 ) -> Result<axum::Json<Page<Lockout>>> {
-    let items = service::lockouts(
-        &state.pool,
-        &caller,
-        &team,
-        filter.agent.as_deref(),
-        filter.artifact.as_deref(),
-    )
-    .await?;
-    Ok(axum::Json(Page {
-        items,
-        next_cursor: None,
-    }))
+    let items =
+        service::lockouts(&state.pool, &caller, &team, filter.agent.as_deref(), filter.artifact.as_deref())
+            .await?;
+    Ok(axum::Json(Page { items, next_cursor: None }))
 }
 
 /// Open escalations: deadlocked artifacts waiting for the user, with their details.
@@ -69,9 +61,7 @@ async fn escalations(
     let limit = limit(page.limit)?;
     let after = match page.cursor.as_deref() {
         None => 0,
-        Some(c) => c
-            .parse()
-            .map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
+        Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
     };
     let rows = service::escalations(&state.pool, &caller, &team, after, limit + 1).await?;
     let (items, next_cursor) = paginate(rows, limit, |e| e.id.to_string());
@@ -103,9 +93,7 @@ async fn check(
         }
     }
     fields.finish()?;
-    Ok(axum::Json(
-        service::check(&state.pool, &caller, &team, input).await?,
-    ))
+    Ok(axum::Json(service::check(&state.pool, &caller, &team, input).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

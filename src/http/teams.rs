@@ -62,18 +62,11 @@ pub struct Team {
 
 impl From<TeamRow> for Team {
     fn from(t: TeamRow) -> Self {
-        let profile = if t.profile == "waza" {
-            ProfileName::Waza
-        } else {
-            ProfileName::Standard
-        };
+        let profile = if t.profile == "waza" { ProfileName::Waza } else { ProfileName::Standard };
         Team {
             id: t.id,
             display_name: t.display_name,
-            policy: Policy {
-                profile,
-                required_approvals: t.required_approvals,
-            },
+            policy: Policy { profile, required_approvals: t.required_approvals },
             created_at: t.created_at,
             updated_at: t.updated_at,
         }
@@ -94,10 +87,7 @@ async fn put_team(
     let mut fields = Fields::new();
     fields.slug("team", &team);
     fields.opt_text("display_name", input.display_name.as_deref(), MAX_NAME);
-    let policy = input.policy.unwrap_or(PolicyInput {
-        profile: None,
-        required_approvals: None,
-    });
+    let policy = input.policy.unwrap_or(PolicyInput { profile: None, required_approvals: None });
     if let Some(n) = policy.required_approvals
         && !(1..=100).contains(&n)
     {
@@ -106,22 +96,13 @@ async fn put_team(
     fields.finish()?;
     let changes = TeamChanges {
         display_name: input.display_name,
-        profile: policy.profile.map(|p| {
-            if matches!(p, ProfileName::Waza) {
-                "waza"
-            } else {
-                "standard"
-            }
-            .into()
-        }),
+        profile: policy
+            .profile
+            .map(|p| if matches!(p, ProfileName::Waza) { "waza" } else { "standard" }.into()),
         required_approvals: policy.required_approvals.map(|n| n as i32),
     };
     let (team, created) = service::put_team(&state.pool, &caller, &team, changes).await?;
-    let status = if created {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
-    };
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, axum::Json(team.into())))
 }
 
@@ -134,7 +115,5 @@ async fn get_team(
     caller: Caller,
     Path(team): Path<String>,
 ) -> Result<axum::Json<Team>> {
-    Ok(axum::Json(
-        service::get_team(&state.pool, &caller, &team).await?.into(),
-    ))
+    Ok(axum::Json(service::get_team(&state.pool, &caller, &team).await?.into()))
 }

@@ -15,9 +15,7 @@ use crate::store::tokens::TokenRow;
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(create_token, list_tokens))
-        .routes(routes!(revoke_token))
+    OpenApiRouter::new().routes(routes!(create_token, list_tokens)).routes(routes!(revoke_token))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -40,12 +38,7 @@ pub struct Token {
 
 impl From<TokenRow> for Token {
     fn from(t: TokenRow) -> Self {
-        Token {
-            id: t.id,
-            name: t.name,
-            scope: t.scope,
-            created_at: t.created_at,
-        }
+        Token { id: t.id, name: t.name, scope: t.scope, created_at: t.created_at }
     }
 }
 
@@ -80,13 +73,7 @@ async fn create_token(
     fields.finish()?;
     let (token, secret) =
         service::create_token(&state.pool, &caller, &team, input.name.trim(), input.scope).await?;
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(CreatedToken {
-            info: token.into(),
-            token: secret,
-        }),
-    ))
+    Ok((StatusCode::CREATED, axum::Json(CreatedToken { info: token.into(), token: secret })))
 }
 
 /// The team's live tokens, without secrets.
@@ -99,9 +86,7 @@ async fn list_tokens(
     Path(team): Path<String>,
 ) -> Result<axum::Json<TokenList>> {
     let tokens = service::list_tokens(&state.pool, &caller, &team).await?;
-    Ok(axum::Json(TokenList {
-        items: tokens.into_iter().map(Into::into).collect(),
-    }))
+    Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
 /// Revoke a token, with immediate effect.

@@ -19,17 +19,12 @@ use crate::store::{agents, teams};
 
 /// The team's policy and roster, read in the caller's transaction.
 async fn team_context(conn: &mut PgConnection, team: &str) -> Result<(Policy, domain::Roster)> {
-    let policy = teams::find(conn, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?
-        .policy();
+    let policy = teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
     Ok((policy, agents::roster(conn, team).await?))
 }
 
 async fn load_for_update(conn: &mut PgConnection, team: &str, key: &str) -> Result<Loaded> {
-    store::load(conn, team, key, true)
-        .await?
-        .ok_or_else(|| artifact_not_found(key))
+    store::load(conn, team, key, true).await?.ok_or_else(|| artifact_not_found(key))
 }
 
 fn artifact_not_found(key: &str) -> Error {
@@ -58,13 +53,7 @@ pub async fn create(
     let contributors = contributors(input.contributors.as_deref());
     let mut tx = pool.begin().await?;
     let (policy, roster) = team_context(&mut tx, team).await?;
-    domain::decide_first_version(
-        &roster,
-        Credits {
-            author: &input.author,
-            contributors: &contributors,
-        },
-    )?;
+    domain::decide_first_version(&roster, Credits { author: &input.author, contributors: &contributors })?;
     let paths = input.paths.unwrap_or_default();
     let new = NewArtifact {
         key: &input.key,
@@ -93,12 +82,8 @@ pub async fn create(
         .on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
     let status = status(&mut tx, team, &input.key, policy, &roster).await?;
     let data = json!({ "version": 1, "author": input.author, "contributors": input.contributors, "title": input.title });
-    let event = NewEvent {
-        artifact: Some(&input.key),
-        kind: "artifact.created",
-        actor: Some(&input.author),
-        data,
-    };
+    let event =
+        NewEvent { artifact: Some(&input.key), kind: "artifact.created", actor: Some(&input.author), data };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
@@ -117,10 +102,7 @@ pub async fn submit_version(
     let loaded = load_for_update(&mut tx, team, key).await?;
     let (policy, roster) = team_context(&mut tx, team).await?;
     let artifact = loaded.to_domain();
-    let credits = Credits {
-        author: &input.author,
-        contributors: &contributors,
-    };
+    let credits = Credits { author: &input.author, contributors: &contributors };
     let outcome = domain::decide_version(&artifact, &roster, policy, credits)?;
     let id = loaded.artifact.id;
     let version = NewVersion {
@@ -138,10 +120,7 @@ pub async fn submit_version(
         store::end_assignment(&mut tx, id, "version").await?;
     }
     // A supersede keeps the cycle's pending remedy for the record; any other version ends it.
-    let pending = artifact
-        .pending_remedy
-        .as_ref()
-        .filter(|_| outcome.kind == VersionKind::Supersede);
+    let pending = artifact.pending_remedy.as_ref().filter(|_| outcome.kind == VersionKind::Supersede);
     let update = ArtifactUpdate {
         state: State::InReview,
         cycle: outcome.cycle,
@@ -158,12 +137,7 @@ pub async fn submit_version(
     };
     let data = json!({ "version": outcome.number, "cycle": outcome.cycle, "kind": kind, "author": input.author,
                        "contributors": input.contributors, "state": State::InReview.as_str() });
-    let event = NewEvent {
-        artifact: Some(key),
-        kind: "version.submitted",
-        actor: Some(&input.author),
-        data,
-    };
+    let event = NewEvent { artifact: Some(key), kind: "version.submitted", actor: Some(&input.author), data };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(version)
@@ -210,11 +184,7 @@ pub async fn review(
     };
     let outcome = domain::decide_review(&artifact, &roster, policy, request)?;
     let id = loaded.artifact.id;
-    let verdict = if input.verdict == VerdictName::Approve {
-        "approve"
-    } else {
-        "reject"
-    };
+    let verdict = if input.verdict == VerdictName::Approve { "approve" } else { "reject" };
     let row = store::insert_review(
         &mut tx,
         team,
@@ -258,11 +228,7 @@ pub async fn review(
             };
             store::update(&mut tx, id, update).await?;
         }
-        ReviewResult::Rejected {
-            lockouts,
-            pending,
-            deadlocked,
-        } => {
+        ReviewResult::Rejected { lockouts, pending, deadlocked } => {
             store::insert_lockouts(&mut tx, team, id, artifact.cycle, number, row.id, lockouts).await?;
             let update = ArtifactUpdate {
                 state,
@@ -282,23 +248,11 @@ pub async fn review(
         }
     }
     let status = status(&mut tx, team, key, policy, &roster).await?;
-    let kind = if verdict == "approve" {
-        "review.approved"
-    } else {
-        "review.rejected"
-    };
-    let event = NewEvent {
-        artifact: Some(key),
-        kind,
-        actor: Some(&input.reviewer),
-        data,
-    };
+    let kind = if verdict == "approve" { "review.approved" } else { "review.rejected" };
+    let event = NewEvent { artifact: Some(key), kind, actor: Some(&input.reviewer), data };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
-    Ok(ReviewOutcome {
-        review: review_view(row),
-        artifact: status,
-    })
+    Ok(ReviewOutcome { review: review_view(row), artifact: status })
 }
 
 /// R9: what the user needs to decide: every version of the cycle with its authors, the
@@ -311,11 +265,8 @@ async fn escalation_details(conn: &mut PgConnection, team: &str, id: i64, cycle:
         .flat_map(|v| v.reviews.iter().filter(|r| r.verdict == VerdictName::Reject))
         .map(|r| json!({ "version": r.version, "reviewer": r.reviewer, "reason": r.reason, "remedy": r.remedy }))
         .collect();
-    let lockouts: Vec<Lockout> = store::active_lockouts(conn, team, Some(id), None)
-        .await?
-        .into_iter()
-        .map(lockout_view)
-        .collect();
+    let lockouts: Vec<Lockout> =
+        store::active_lockouts(conn, team, Some(id), None).await?.into_iter().map(lockout_view).collect();
     let authors: Vec<&str> = versions.iter().map(|v| v.author.as_str()).collect();
     Ok(json!({ "versions": versions, "authors": authors, "rejections": rejections, "lockouts": lockouts }))
 }
@@ -345,11 +296,7 @@ pub async fn assign(
     )
     .await
     .on_constraint("assignments_one_active", || {
-        Error::refused(
-            StatusCode::CONFLICT,
-            "invalid_state",
-            "the artifact already has an active assignment",
-        )
+        Error::refused(StatusCode::CONFLICT, "invalid_state", "the artifact already has an active assignment")
     })?;
     let update = ArtifactUpdate {
         state: State::InRevision,
@@ -360,12 +307,7 @@ pub async fn assign(
     store::update(&mut tx, id, update).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
     let data = json!({ "agent": input.agent, "note": input.note, "state": State::InRevision.as_str() });
-    let event = NewEvent {
-        artifact: Some(key),
-        kind: "assignment.created",
-        actor: Some(&input.agent),
-        data,
-    };
+    let event = NewEvent { artifact: Some(key), kind: "assignment.created", actor: Some(&input.agent), data };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
@@ -389,12 +331,7 @@ pub async fn release(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> R
     store::update(&mut tx, id, update).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
     let data = json!({ "agent": agent, "state": State::ChangesRequested.as_str() });
-    let event = NewEvent {
-        artifact: Some(key),
-        kind: "assignment.released",
-        actor: Some(&agent),
-        data,
-    };
+    let event = NewEvent { artifact: Some(key), kind: "assignment.released", actor: Some(&agent), data };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
@@ -425,16 +362,8 @@ pub async fn resolve(
     let state = domain::decide_resolution(&artifact, &roster, policy, resolution)?;
     let id = loaded.artifact.id;
     if let Resolution::Assign(agent) = resolution {
-        store::insert_assignment(
-            &mut tx,
-            team,
-            id,
-            artifact.cycle,
-            agent,
-            Some(&input.reason),
-            "user",
-        )
-        .await?;
+        store::insert_assignment(&mut tx, team, id, artifact.cycle, agent, Some(&input.reason), "user")
+            .await?;
     }
     let update = ArtifactUpdate {
         state,
@@ -443,23 +372,15 @@ pub async fn resolve(
         pending_remedy: artifact.pending_remedy.as_ref(),
     };
     store::update(&mut tx, id, update).await?;
-    let action = if input.action == ResolutionAction::Assign {
-        "assign"
-    } else {
-        "abandon"
-    };
+    let action = if input.action == ResolutionAction::Assign { "assign" } else { "abandon" };
     let resolution =
         json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": caller.token_name });
     store::resolve_escalation(&mut tx, id, &resolution).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
     let data =
         json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state.as_str() });
-    let event = NewEvent {
-        artifact: Some(key),
-        kind: "escalation.resolved",
-        actor: input.agent.as_deref(),
-        data,
-    };
+    let event =
+        NewEvent { artifact: Some(key), kind: "escalation.resolved", actor: input.agent.as_deref(), data };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
@@ -483,12 +404,7 @@ pub async fn lift(
     store::touch(&mut tx, id).await?;
     let status = status(&mut tx, team, key, policy, &roster).await?;
     let data = json!({ "agent": agent, "reason": reason });
-    let event = NewEvent {
-        artifact: Some(key),
-        kind: "lockout.lifted",
-        actor: Some(agent),
-        data,
-    };
+    let event = NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent), data };
     events::append(&mut tx, team, caller, event).await?;
     tx.commit().await?;
     Ok(status)
@@ -509,29 +425,13 @@ async fn status(
     policy: Policy,
     roster: &domain::Roster,
 ) -> Result<ArtifactStatus> {
-    let loaded = store::load(conn, team, key, false)
-        .await?
-        .ok_or_else(|| artifact_not_found(key))?;
+    let loaded = store::load(conn, team, key, false).await?.ok_or_else(|| artifact_not_found(key))?;
     let id = loaded.artifact.id;
     let eligible_agents = domain::eligible_agents(&loaded.to_domain(), roster, policy);
-    let escalation = store::open_escalations(conn, team, Some(id), 0, 1)
-        .await?
-        .into_iter()
-        .next()
-        .map(escalation_view);
-    let Loaded {
-        artifact,
-        current,
-        contributors,
-        cycle_reviews,
-        lockouts,
-        assignment,
-    } = loaded;
-    let reviews = cycle_reviews
-        .into_iter()
-        .filter(|r| r.number == current.number)
-        .map(review_view)
-        .collect();
+    let escalation =
+        store::open_escalations(conn, team, Some(id), 0, 1).await?.into_iter().next().map(escalation_view);
+    let Loaded { artifact, current, contributors, cycle_reviews, lockouts, assignment } = loaded;
+    let reviews = cycle_reviews.into_iter().filter(|r| r.number == current.number).map(review_view).collect();
     Ok(ArtifactStatus {
         key: artifact.key,
         title: artifact.title,
@@ -549,9 +449,7 @@ async fn status(
             assigned_by: a.assigned_by,
             assigned_at: a.assigned_at,
         }),
-        pending_remedy: artifact
-            .pending_remedy
-            .and_then(|p| serde_json::from_value(p).ok()),
+        pending_remedy: artifact.pending_remedy.and_then(|p| serde_json::from_value(p).ok()),
         eligible_agents,
         escalation,
         created_at: artifact.created_at,
@@ -570,9 +468,7 @@ pub async fn list(
 ) -> Result<Vec<ArtifactSummary>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     let rows = store::list(&mut conn, team, state, agent, cursor, limit).await?;
     Ok(rows
         .into_iter()
@@ -618,7 +514,8 @@ pub async fn version(pool: &PgPool, caller: &Caller, team: &str, key: &str, numb
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
     let id = artifact_id(&mut conn, team, key).await?;
-    versions_view(&mut conn, id, number - 1, 1)
+    // Saturating: a path may carry any i32, and `i32::MIN - 1` would overflow.
+    versions_view(&mut conn, id, number.saturating_sub(1), 1)
         .await?
         .into_iter()
         .find(|v| v.number == number)
@@ -638,11 +535,7 @@ async fn versions_view(conn: &mut PgConnection, id: i64, after: i32, limit: i64)
         .map(|v| {
             let (mine, rest): (Vec<_>, Vec<_>) = reviews.drain(..).partition(|r| r.number == v.number);
             reviews = rest;
-            let cs: Vec<_> = contributors
-                .iter()
-                .filter(|c| c.number == v.number)
-                .cloned()
-                .collect();
+            let cs: Vec<_> = contributors.iter().filter(|c| c.number == v.number).cloned().collect();
             version_from_rows(v, &cs, mine.into_iter().map(review_view).collect())
         })
         .collect())
@@ -680,11 +573,7 @@ fn review_view(r: store::ReviewRow) -> Review {
         id: r.id,
         version: r.number,
         reviewer: r.reviewer,
-        verdict: if r.verdict == "approve" {
-            VerdictName::Approve
-        } else {
-            VerdictName::Reject
-        },
+        verdict: if r.verdict == "approve" { VerdictName::Approve } else { VerdictName::Reject },
         kind: r.kind,
         git_ref: r.git_ref,
         grounds: r.grounds,
@@ -707,20 +596,11 @@ fn lockout_view(l: store::LockoutRow) -> Lockout {
 }
 
 fn escalation_view(e: store::EscalationRow) -> Escalation {
-    Escalation {
-        id: e.id,
-        artifact: e.artifact,
-        opened_at: e.opened_at,
-        details: e.details,
-    }
+    Escalation { id: e.id, artifact: e.artifact, opened_at: e.opened_at, details: e.details }
 }
 
 fn contributors(input: Option<&[ContributorBody]>) -> Vec<domain::Contributor> {
-    input
-        .unwrap_or_default()
-        .iter()
-        .map(ContributorBody::to_domain)
-        .collect()
+    input.unwrap_or_default().iter().map(ContributorBody::to_domain).collect()
 }
 
 pub async fn lockouts(
@@ -732,18 +612,12 @@ pub async fn lockouts(
 ) -> Result<Vec<Lockout>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     let id = match artifact {
         Some(key) => Some(artifact_id(&mut conn, team, key).await?),
         None => None,
     };
-    Ok(store::active_lockouts(&mut conn, team, id, agent)
-        .await?
-        .into_iter()
-        .map(lockout_view)
-        .collect())
+    Ok(store::active_lockouts(&mut conn, team, id, agent).await?.into_iter().map(lockout_view).collect())
 }
 
 pub async fn escalations(
@@ -755,9 +629,7 @@ pub async fn escalations(
 ) -> Result<Vec<Escalation>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     Ok(store::open_escalations(&mut conn, team, None, after, limit)
         .await?
         .into_iter()
@@ -769,21 +641,29 @@ pub async fn escalations(
 /// R11)? For file paths: is it locked out of an artifact whose globs match one (R6)?
 pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput) -> Result<CheckResult> {
     caller.require(team, Scope::Read)?;
+    if input.artifact.is_none() && input.paths.is_none() {
+        return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
+    }
     let mut conn = pool.acquire().await?;
+    // The team first, whatever is asked: a path check of a team that does not exist is 404,
+    // not `allowed` (the admin token reaches every team id).
+    let policy = teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
+    // An agent that may not author at all is refused whatever it would write.
+    if !agents::find(&mut conn, team, &input.agent).await?.is_some_and(|a| a.active && a.can_author) {
+        let detail = format!("agent '{}' is not an active agent of this team that may author", input.agent);
+        let denial = Denial { artifact: None, code: "invalid_agent".into(), detail };
+        return Ok(CheckResult { allowed: false, denials: vec![denial] });
+    }
     let mut denials = Vec::new();
     if let Some(key) = &input.artifact {
-        let (policy, roster) = team_context(&mut conn, team).await?;
+        let roster = agents::roster(&mut conn, team).await?;
         let refusal = match store::load(&mut conn, team, key, false).await? {
             Some(loaded) => domain::decide_write(&loaded.to_domain(), &roster, policy, &input.agent).err(),
             // Writing a new artifact is writing its first version.
-            None => domain::decide_first_version(
-                &roster,
-                Credits {
-                    author: &input.agent,
-                    contributors: &[],
-                },
-            )
-            .err(),
+            None => {
+                domain::decide_first_version(&roster, Credits { author: &input.agent, contributors: &[] })
+                    .err()
+            }
         };
         denials.extend(refusal.map(|r| Denial {
             artifact: Some(key.clone()),
@@ -810,24 +690,12 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
             }
         }
     }
-    if input.artifact.is_none() && input.paths.is_none() {
-        return Err(Error::invalid(
-            "artifact",
-            "name an artifact, file paths, or both",
-        ));
-    }
-    Ok(CheckResult {
-        allowed: denials.is_empty(),
-        denials,
-    })
+    Ok(CheckResult { allowed: denials.is_empty(), denials })
 }
 
 /// An artifact's path pattern: `*` stops at `/`, `**` crosses directories.
 pub fn glob(pattern: &str) -> Result<globset::GlobMatcher, globset::Error> {
-    Ok(GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()?
-        .compile_matcher())
+    Ok(GlobBuilder::new(pattern).literal_separator(true).build()?.compile_matcher())
 }
 
 pub async fn events(
@@ -839,9 +707,7 @@ pub async fn events(
 ) -> Result<Vec<Event>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     Ok(events::page(&mut conn, team, after, limit)
         .await?
         .into_iter()
@@ -851,10 +717,7 @@ pub async fn events(
             artifact: e.artifact,
             kind: e.kind,
             actor: e.actor,
-            token: TokenRef {
-                id: e.token_id,
-                name: e.token_name,
-            },
+            token: TokenRef { id: e.token_id, name: e.token_name },
             data: e.data,
         })
         .collect())

@@ -40,9 +40,7 @@ pub async fn put_team(
             if !caller.is_server_admin() {
                 // A team token never sees another team; a missing one looks the same.
                 caller.require(id, Scope::Admin)?;
-                return Err(Error::Forbidden(
-                    "only the server-wide admin token creates teams".into(),
-                ));
+                return Err(Error::Forbidden("only the server-wide admin token creates teams".into()));
             }
             let new = TeamRow {
                 id: id.to_owned(),
@@ -68,27 +66,14 @@ pub async fn put_team(
     let kind = if created { "team.created" } else { "team.updated" };
     let data = json!({ "team": team.id, "display_name": team.display_name, "profile": team.profile,
                        "required_approvals": team.required_approvals });
-    events::append(
-        &mut tx,
-        id,
-        caller,
-        NewEvent {
-            artifact: None,
-            kind,
-            actor: None,
-            data,
-        },
-    )
-    .await?;
+    events::append(&mut tx, id, caller, NewEvent { artifact: None, kind, actor: None, data }).await?;
     tx.commit().await?;
     Ok((team, created))
 }
 
 pub async fn get_team(pool: &PgPool, caller: &Caller, id: &str) -> Result<TeamRow> {
     caller.require(id, Scope::Read)?;
-    teams::find(&mut *pool.acquire().await?, id)
-        .await?
-        .ok_or_else(|| team_not_found(id))
+    teams::find(&mut *pool.acquire().await?, id).await?.ok_or_else(|| team_not_found(id))
 }
 
 /// Changes to an agent; `None` keeps the current value (or the default on create).
@@ -112,9 +97,7 @@ pub async fn put_agent(
 ) -> Result<(AgentRow, bool)> {
     caller.require(team, Scope::Coordinator)?;
     let mut tx = pool.begin().await?;
-    teams::find(&mut tx, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut tx, team).await?.ok_or_else(|| team_not_found(team))?;
     let current = agents::find_for_update(&mut tx, team, id).await?;
     let base = current.unwrap_or_else(|| AgentRow {
         id: id.to_owned(),
@@ -142,18 +125,7 @@ pub async fn put_agent(
     let kind = if created { "agent.created" } else { "agent.updated" };
     let data = json!({ "agent": agent.id, "kind": agent.kind, "roles": agent.roles, "can_review": agent.can_review,
                        "can_author": agent.can_author, "expertise": agent.expertise, "active": agent.active });
-    events::append(
-        &mut tx,
-        team,
-        caller,
-        NewEvent {
-            artifact: None,
-            kind,
-            actor: Some(id),
-            data,
-        },
-    )
-    .await?;
+    events::append(&mut tx, team, caller, NewEvent { artifact: None, kind, actor: Some(id), data }).await?;
     tx.commit().await?;
     Ok((agent, created))
 }
@@ -182,9 +154,7 @@ pub async fn list_agents(
 ) -> Result<Vec<AgentRow>> {
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     Ok(agents::list(&mut conn, team, cursor, limit).await?)
 }
 
@@ -198,30 +168,16 @@ pub async fn create_token(
 ) -> Result<(TokenRow, String)> {
     caller.require(team, Scope::Admin)?;
     let mut tx = pool.begin().await?;
-    teams::find(&mut tx, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut tx, team).await?.ok_or_else(|| team_not_found(team))?;
     let secret = auth::new_secret();
-    let token = tokens::insert(
-        &mut tx,
-        Some(team),
-        name,
-        scope.as_str(),
-        None,
-        &auth::hash_secret(&secret),
-    )
-    .await?;
+    let token =
+        tokens::insert(&mut tx, Some(team), name, scope.as_str(), None, &auth::hash_secret(&secret)).await?;
     let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
     events::append(
         &mut tx,
         team,
         caller,
-        NewEvent {
-            artifact: None,
-            kind: "token.created",
-            actor: None,
-            data,
-        },
+        NewEvent { artifact: None, kind: "token.created", actor: None, data },
     )
     .await?;
     tx.commit().await?;
@@ -231,9 +187,7 @@ pub async fn create_token(
 pub async fn list_tokens(pool: &PgPool, caller: &Caller, team: &str) -> Result<Vec<TokenRow>> {
     caller.require(team, Scope::Admin)?;
     let mut conn = pool.acquire().await?;
-    teams::find(&mut conn, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
+    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     Ok(tokens::list(&mut conn, team).await?)
 }
 
@@ -249,12 +203,7 @@ pub async fn revoke_token(pool: &PgPool, caller: &Caller, team: &str, id: Uuid) 
         &mut tx,
         team,
         caller,
-        NewEvent {
-            artifact: None,
-            kind: "token.revoked",
-            actor: None,
-            data,
-        },
+        NewEvent { artifact: None, kind: "token.revoked", actor: None, data },
     )
     .await?;
     tx.commit().await?;

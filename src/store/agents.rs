@@ -38,15 +38,11 @@ macro_rules! columns {
 }
 
 pub async fn find(conn: &mut PgConnection, team: &str, id: &str) -> sqlx::Result<Option<AgentRow>> {
-    sqlx::query_as(concat!(
-        "select ",
-        columns!(),
-        " from agents where team_id = $1 and id = $2"
-    ))
-    .bind(team)
-    .bind(id)
-    .fetch_optional(conn)
-    .await
+    sqlx::query_as(concat!("select ", columns!(), " from agents where team_id = $1 and id = $2"))
+        .bind(team)
+        .bind(id)
+        .fetch_optional(conn)
+        .await
 }
 
 pub async fn find_for_update(
@@ -92,11 +88,7 @@ pub async fn roster(conn: &mut PgConnection, team: &str) -> sqlx::Result<domain:
             .bind(team)
             .fetch_all(conn)
             .await?;
-    Ok(domain::Roster(
-        rows.iter()
-            .map(|a| (a.id.clone(), a.to_domain()))
-            .collect::<BTreeMap<_, _>>(),
-    ))
+    Ok(domain::Roster(rows.iter().map(|a| (a.id.clone(), a.to_domain())).collect::<BTreeMap<_, _>>()))
 }
 
 /// Inserts or updates the agent; `true` when it was created.

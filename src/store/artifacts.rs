@@ -116,11 +116,7 @@ pub fn parse_role(role: &str) -> ContributorRole {
 /// The stored form of a remedy, as in `pending_remedy` and `reviews.remedy`.
 pub fn remedy_from_json(v: &Value) -> Remedy {
     Remedy {
-        action: if v["action"] == "escalate" {
-            RemedyAction::Escalate
-        } else {
-            RemedyAction::Reassign
-        },
+        action: if v["action"] == "escalate" { RemedyAction::Escalate } else { RemedyAction::Reassign },
         agent: v["agent"].as_str().map(str::to_owned),
         expertise: v["expertise"]
             .as_array()
@@ -145,18 +141,13 @@ impl Loaded {
     }
 
     pub fn current_reviews(&self) -> impl Iterator<Item = &ReviewRow> {
-        self.cycle_reviews
-            .iter()
-            .filter(|r| r.number == self.current.number)
+        self.cycle_reviews.iter().filter(|r| r.number == self.current.number)
     }
 
     /// The artifact as the rules see it.
     pub fn to_domain(&self) -> domain::Artifact {
         let verdicts = |verdict: &str| {
-            self.current_reviews()
-                .filter(|r| r.verdict == verdict)
-                .map(|r| r.reviewer.clone())
-                .collect()
+            self.current_reviews().filter(|r| r.verdict == verdict).map(|r| r.reviewer.clone()).collect()
         };
         domain::Artifact {
             state: self.state(),
@@ -167,10 +158,7 @@ impl Loaded {
                 contributors: self
                     .contributors
                     .iter()
-                    .map(|c| Contributor {
-                        agent: c.agent_id.clone(),
-                        role: parse_role(&c.role),
-                    })
+                    .map(|c| Contributor { agent: c.agent_id.clone(), role: parse_role(&c.role) })
                     .collect(),
                 git_ref: self.current.git_ref.clone(),
                 approvals: verdicts("approve"),
@@ -208,17 +196,10 @@ pub async fn load(
             " from artifacts where team_id = $1 and key = $2 for no key update"
         )
     } else {
-        concat!(
-            "select ",
-            artifact_columns!(),
-            " from artifacts where team_id = $1 and key = $2"
-        )
+        concat!("select ", artifact_columns!(), " from artifacts where team_id = $1 and key = $2")
     };
-    let Some(artifact): Option<ArtifactRow> = sqlx::query_as(sql)
-        .bind(team)
-        .bind(key)
-        .fetch_optional(&mut *conn)
-        .await?
+    let Some(artifact): Option<ArtifactRow> =
+        sqlx::query_as(sql).bind(team).bind(key).fetch_optional(&mut *conn).await?
     else {
         return Ok(None);
     };
@@ -241,14 +222,7 @@ pub async fn load(
     .bind(artifact.id)
     .fetch_optional(&mut *conn)
     .await?;
-    Ok(Some(Loaded {
-        artifact,
-        current,
-        contributors,
-        cycle_reviews,
-        lockouts,
-        assignment,
-    }))
+    Ok(Some(Loaded { artifact, current, contributors, cycle_reviews, lockouts, assignment }))
 }
 
 pub async fn version(conn: &mut PgConnection, artifact: i64, number: i32) -> sqlx::Result<VersionRow> {
@@ -646,8 +620,9 @@ pub async fn list(
     .await
 }
 
-/// An agent's active lockouts with the artifacts' paths: the checks' hot path, which reads
-/// only these rows however many artifacts the team has.
+/// An agent's active lockouts with the artifacts' paths (an abandoned artifact takes no more
+/// writes to guard): the checks' hot path, which reads only these rows however many artifacts
+/// the team has.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LockedPaths {
     pub artifact: String,
@@ -661,7 +636,8 @@ pub async fn locked_paths(
 ) -> sqlx::Result<Vec<LockedPaths>> {
     sqlx::query_as(
         "select a.key as artifact, a.paths from lockouts l join artifacts a on a.id = l.artifact_id
-         where l.team_id = $1 and l.agent_id = $2 and l.cleared_at is null order by a.key",
+         where l.team_id = $1 and l.agent_id = $2 and l.cleared_at is null and a.state <> 'abandoned'
+         order by a.key",
     )
     .bind(team)
     .bind(agent)

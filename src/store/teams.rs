@@ -16,11 +16,7 @@ pub struct TeamRow {
 impl TeamRow {
     pub fn policy(&self) -> Policy {
         Policy {
-            profile: if self.profile == "waza" {
-                Profile::Waza
-            } else {
-                Profile::Standard
-            },
+            profile: if self.profile == "waza" { Profile::Waza } else { Profile::Standard },
             required_approvals: self.required_approvals.max(1) as u32,
         }
     }
@@ -42,14 +38,10 @@ pub async fn find(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<Team
 /// Locks the team's row for an update of its settings; `no key update` lets concurrent
 /// inserts that reference the team (their foreign-key checks) go on.
 pub async fn find_for_update(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<TeamRow>> {
-    sqlx::query_as(concat!(
-        "select ",
-        columns!(),
-        " from teams where id = $1 for no key update"
-    ))
-    .bind(id)
-    .fetch_optional(conn)
-    .await
+    sqlx::query_as(concat!("select ", columns!(), " from teams where id = $1 for no key update"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await
 }
 
 /// Inserts the team, or returns `None` when it already exists.

@@ -12,9 +12,7 @@ async fn put_agent_creates_with_defaults_then_updates(pool: PgPool) {
     api.team("alpha", Value::Null).await;
     let coordinator = api.token("alpha", "coordinator").await;
 
-    let reply = api
-        .put("/v1/teams/alpha/agents/ann", &coordinator, json!({}))
-        .await;
+    let reply = api.put("/v1/teams/alpha/agents/ann", &coordinator, json!({})).await;
     let created = reply.expect(201, None).clone();
     assert_eq!(created["id"], "ann");
     assert_eq!(created["display_name"], Value::Null);
@@ -26,13 +24,7 @@ async fn put_agent_creates_with_defaults_then_updates(pool: PgPool) {
     assert_eq!(created["active"], true);
     assert!(created["created_at"].is_string() && created["updated_at"].is_string());
 
-    let reply = api
-        .put(
-            "/v1/teams/alpha/agents/ann",
-            &coordinator,
-            json!({ "display_name": "Ann" }),
-        )
-        .await;
+    let reply = api.put("/v1/teams/alpha/agents/ann", &coordinator, json!({ "display_name": "Ann" })).await;
     let updated = reply.expect(200, None);
     assert_eq!(updated["display_name"], "Ann");
     assert_eq!(updated["created_at"], created["created_at"]);
@@ -42,9 +34,7 @@ async fn put_agent_creates_with_defaults_then_updates(pool: PgPool) {
         "display_name": "Bob", "kind": "human", "roles": ["lead", "code-reviewer"],
         "can_review": true, "can_author": false, "expertise": ["rust", "auth"], "active": false
     });
-    let reply = api
-        .put("/v1/teams/alpha/agents/bob", &coordinator, body.clone())
-        .await;
+    let reply = api.put("/v1/teams/alpha/agents/bob", &coordinator, body.clone()).await;
     let bob = reply.expect(201, None);
     for (field, value) in body.as_object().unwrap() {
         assert_eq!(&bob[field], value, "{field}");
@@ -62,9 +52,7 @@ async fn put_agent_update_merges_with_what_is_stored(pool: PgPool) {
     api.agent("alpha", "ann", full.clone()).await;
 
     // One field changes; every absent one keeps its value (not its default).
-    let reply = api
-        .put("/v1/teams/alpha/agents/ann", ADMIN, json!({ "active": false }))
-        .await;
+    let reply = api.put("/v1/teams/alpha/agents/ann", ADMIN, json!({ "active": false })).await;
     let ann = reply.expect(200, None);
     let mut expected = full.clone();
     expected["active"] = json!(false);
@@ -73,9 +61,7 @@ async fn put_agent_update_merges_with_what_is_stored(pool: PgPool) {
     }
 
     // An empty list is a value, not an absence.
-    let reply = api
-        .put("/v1/teams/alpha/agents/ann", ADMIN, json!({ "roles": [] }))
-        .await;
+    let reply = api.put("/v1/teams/alpha/agents/ann", ADMIN, json!({ "roles": [] })).await;
     let ann = reply.expect(200, None);
     assert_eq!(ann["roles"], json!([]));
     assert_eq!(ann["expertise"], json!(["rust"]));
@@ -99,15 +85,7 @@ async fn put_agent_update_merges_with_what_is_stored(pool: PgPool) {
     // GET shows the same.
     let got = api.get("/v1/teams/alpha/agents/ann", ADMIN).await;
     let got = got.expect(200, None);
-    for field in [
-        "display_name",
-        "kind",
-        "roles",
-        "can_review",
-        "can_author",
-        "expertise",
-        "active",
-    ] {
+    for field in ["display_name", "kind", "roles", "can_review", "can_author", "expertise", "active"] {
         assert_eq!(got[field], ann[field], "{field}");
     }
 }
@@ -121,10 +99,7 @@ async fn put_agent_validates_its_fields(pool: PgPool) {
     let long_tag = "x".repeat(65);
     let cases = [
         (json!({ "roles": ["lead", "lead"] }), vec!["roles[1]"]),
-        (
-            json!({ "expertise": ["rust", "go", "rust"] }),
-            vec!["expertise[2]"],
-        ),
+        (json!({ "expertise": ["rust", "go", "rust"] }), vec!["expertise[2]"]),
         (json!({ "roles": [""] }), vec!["roles[0]"]),
         (json!({ "expertise": ["  "] }), vec!["expertise[0]"]),
         (json!({ "roles": ["two\nlines"] }), vec!["roles[0]"]),
@@ -146,18 +121,12 @@ async fn put_agent_validates_its_fields(pool: PgPool) {
         let reply = api.put("/v1/teams/alpha/agents/ann", ADMIN, body.clone()).await;
         assert_eq!(&invalid_fields(&reply), fields, "{body}");
     }
-    problem(
-        &api.get("/v1/teams/alpha/agents/ann", ADMIN).await,
-        404,
-        "not_found",
-    );
+    problem(&api.get("/v1/teams/alpha/agents/ann", ADMIN).await, 404, "not_found");
 
     // Agent ids are slugs.
     let too_long = "a".repeat(64);
     for bad in ["Ann", "-ann", "ann_b", "ann.b", "%C3%A9", too_long.as_str()] {
-        let reply = api
-            .put(&format!("/v1/teams/alpha/agents/{bad}"), ADMIN, json!({}))
-            .await;
+        let reply = api.put(&format!("/v1/teams/alpha/agents/{bad}"), ADMIN, json!({})).await;
         assert_eq!(invalid_fields(&reply), ["agent"], "{bad}");
     }
 
@@ -174,13 +143,7 @@ async fn put_agent_validates_its_fields(pool: PgPool) {
 
     // An update is validated the same way and leaves the agent unchanged.
     api.agent("alpha", "ann", json!({ "roles": ["lead"] })).await;
-    let reply = api
-        .put(
-            "/v1/teams/alpha/agents/ann",
-            ADMIN,
-            json!({ "roles": ["lead", "lead"] }),
-        )
-        .await;
+    let reply = api.put("/v1/teams/alpha/agents/ann", ADMIN, json!({ "roles": ["lead", "lead"] })).await;
     assert_eq!(invalid_fields(&reply), ["roles[1]"]);
     let ann = api.get("/v1/teams/alpha/agents/ann", ADMIN).await;
     assert_eq!(ann.expect(200, None)["roles"], json!(["lead"]));
@@ -191,16 +154,8 @@ async fn put_agent_on_a_missing_team_is_404(pool: PgPool) {
     let api = Api::new(pool);
     let reply = api.put("/v1/teams/nowhere/agents/ann", ADMIN, json!({})).await;
     problem(&reply, 404, "not_found");
-    problem(
-        &api.get("/v1/teams/nowhere/agents", ADMIN).await,
-        404,
-        "not_found",
-    );
-    problem(
-        &api.get("/v1/teams/nowhere/agents/ann", ADMIN).await,
-        404,
-        "not_found",
-    );
+    problem(&api.get("/v1/teams/nowhere/agents", ADMIN).await, 404, "not_found");
+    problem(&api.get("/v1/teams/nowhere/agents/ann", ADMIN).await, 404, "not_found");
 }
 
 #[sqlx::test]
@@ -208,11 +163,7 @@ async fn get_agent_shows_it_with_its_lockouts(pool: PgPool) {
     let api = Api::new(pool);
     api.team("alpha", Value::Null).await;
     let created = api
-        .agent(
-            "alpha",
-            "ann",
-            json!({ "display_name": "Ann", "roles": ["tester"], "can_review": true }),
-        )
+        .agent("alpha", "ann", json!({ "display_name": "Ann", "roles": ["tester"], "can_review": true }))
         .await;
     let read = api.token("alpha", "read").await;
     let reply = api.get("/v1/teams/alpha/agents/ann", &read).await;
@@ -233,22 +184,14 @@ async fn list_agents_pages_by_cursor(pool: PgPool) {
     let read = api.token("alpha", "read").await;
 
     let empty = api.get("/v1/teams/alpha/agents", &read).await;
-    assert_eq!(
-        empty.expect(200, None),
-        &json!({ "items": [], "next_cursor": null })
-    );
+    assert_eq!(empty.expect(200, None), &json!({ "items": [], "next_cursor": null }));
 
     // Created out of order; listed in id order.
     for id in ["eve", "bob", "dan", "ann", "cat"] {
         api.agent("alpha", id, json!({})).await;
     }
     let ids = |body: &Value| -> Vec<String> {
-        body["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a["id"].as_str().unwrap().to_owned())
-            .collect()
+        body["items"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap().to_owned()).collect()
     };
 
     let all = api.get("/v1/teams/alpha/agents", &read).await;
@@ -298,8 +241,6 @@ async fn list_agents_refuses_a_bad_limit(pool: PgPool) {
         problem(&reply, 422, "invalid_field");
     }
     for query in ["limit=1", "limit=500"] {
-        api.get(&format!("/v1/teams/alpha/agents?{query}"), ADMIN)
-            .await
-            .expect(200, None);
+        api.get(&format!("/v1/teams/alpha/agents?{query}"), ADMIN).await.expect(200, None);
     }
 }

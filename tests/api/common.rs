@@ -33,30 +33,17 @@ impl Reply {
     /// Asserts the status and, for an error, the problem+json `code`; returns the body.
     #[track_caller]
     pub fn expect(&self, status: u16, code: Option<&str>) -> &Value {
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "unexpected status; body: {}",
-            self.body
-        );
+        assert_eq!(self.status.as_u16(), status, "unexpected status; body: {}", self.body);
         if let Some(code) = code {
             assert_eq!(self.code(), code, "unexpected code; body: {}", self.body);
-            assert_eq!(
-                self.headers["content-type"], "application/problem+json",
-                "errors are problem+json"
-            );
+            assert_eq!(self.headers["content-type"], "application/problem+json", "errors are problem+json");
         }
         &self.body
     }
 
     #[track_caller]
     pub fn ok(&self) -> &Value {
-        assert!(
-            self.status.is_success(),
-            "expected success, got {}: {}",
-            self.status,
-            self.body
-        );
+        assert!(self.status.is_success(), "expected success, got {}: {}", self.status, self.body);
         &self.body
     }
 }
@@ -65,10 +52,7 @@ impl Api {
     pub fn new(pool: PgPool) -> Self {
         let mut state = AppState::new(pool.clone());
         state.admin_token_hash = Some(std::sync::Arc::new(reviewlock::auth::hash_secret(ADMIN)));
-        Api {
-            app: app(state),
-            pool,
-        }
+        Api { app: app(state), pool }
     }
 
     /// Sends a request; `body` is sent as JSON when given.
@@ -98,11 +82,7 @@ impl Api {
             serde_json::from_slice(&bytes)
                 .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
         };
-        Reply {
-            status,
-            headers,
-            body,
-        }
+        Reply { status, headers, body }
     }
 
     pub async fn get(&self, path: &str, token: &str) -> Reply {
@@ -123,15 +103,8 @@ impl Api {
 
     /// Creates a team with the server admin token.
     pub async fn team(&self, team: &str, policy: Value) -> Value {
-        let body = if policy.is_null() {
-            json!({})
-        } else {
-            json!({ "policy": policy })
-        };
-        self.put(&format!("/v1/teams/{team}"), ADMIN, body)
-            .await
-            .expect(201, None)
-            .clone()
+        let body = if policy.is_null() { json!({}) } else { json!({ "policy": policy }) };
+        self.put(&format!("/v1/teams/{team}"), ADMIN, body).await.expect(201, None).clone()
     }
 
     /// A new token of the team with this scope.
@@ -148,9 +121,6 @@ impl Api {
 
     /// Creates or updates an agent with the server admin token.
     pub async fn agent(&self, team: &str, agent: &str, body: Value) -> Value {
-        self.put(&format!("/v1/teams/{team}/agents/{agent}"), ADMIN, body)
-            .await
-            .ok()
-            .clone()
+        self.put(&format!("/v1/teams/{team}/agents/{agent}"), ADMIN, body).await.ok().clone()
     }
 }

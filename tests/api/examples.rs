@@ -17,15 +17,9 @@ impl Team {
         let api = Api::new(pool);
         api.team("t", policy).await;
         for a in authors {
-            api.agent("t", a, json!({ "kind": "ai", "roles": ["engineer"] }))
-                .await;
+            api.agent("t", a, json!({ "kind": "ai", "roles": ["engineer"] })).await;
         }
-        api.agent(
-            "t",
-            "q",
-            json!({ "roles": ["tester"], "can_review": true, "can_author": false }),
-        )
-        .await;
+        api.agent("t", "q", json!({ "roles": ["tester"], "can_review": true, "can_author": false })).await;
         let coord = api.token("t", "coordinator").await;
         let user = api.token("t", "user").await;
         Team { api, coord, user }
@@ -46,23 +40,11 @@ impl Team {
     }
 
     pub async fn version(&self, key: &str, body: Value) -> crate::common::Reply {
-        self.api
-            .post(
-                &self.url(&format!("/artifacts/{key}/versions")),
-                &self.coord,
-                body,
-            )
-            .await
+        self.api.post(&self.url(&format!("/artifacts/{key}/versions")), &self.coord, body).await
     }
 
     pub async fn review(&self, key: &str, n: i32, body: Value) -> crate::common::Reply {
-        self.api
-            .post(
-                &self.url(&format!("/artifacts/{key}/versions/{n}/reviews")),
-                &self.coord,
-                body,
-            )
-            .await
+        self.api.post(&self.url(&format!("/artifacts/{key}/versions/{n}/reviews")), &self.coord, body).await
     }
 
     pub async fn reject(&self, key: &str, n: i32, remedy: Value) -> crate::common::Reply {
@@ -72,36 +54,22 @@ impl Team {
     }
 
     pub async fn approve(&self, key: &str, n: i32) -> crate::common::Reply {
-        self.review(key, n, json!({ "reviewer": "q", "verdict": "approve" }))
-            .await
+        self.review(key, n, json!({ "reviewer": "q", "verdict": "approve" })).await
     }
 
     pub async fn assign(&self, key: &str, agent: &str) -> crate::common::Reply {
         self.api
-            .post(
-                &self.url(&format!("/artifacts/{key}/assignment")),
-                &self.coord,
-                json!({ "agent": agent }),
-            )
+            .post(&self.url(&format!("/artifacts/{key}/assignment")), &self.coord, json!({ "agent": agent }))
             .await
     }
 
     pub async fn status(&self, key: &str) -> Value {
-        self.api
-            .get(&self.url(&format!("/artifacts/{key}")), &self.coord)
-            .await
-            .expect(200, None)
-            .clone()
+        self.api.get(&self.url(&format!("/artifacts/{key}")), &self.coord).await.expect(200, None).clone()
     }
 }
 
 fn lockout_agents(status: &Value) -> Vec<&str> {
-    status["lockouts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["agent"].as_str().unwrap())
-        .collect()
+    status["lockouts"].as_array().unwrap().iter().map(|l| l["agent"].as_str().unwrap()).collect()
 }
 
 #[sqlx::test]
@@ -121,18 +89,11 @@ async fn example_1_reassign_after_rejection(pool: PgPool) {
     t.create("billing", "a").await.expect(201, None);
     // 4. The coordinator verifies before spawning: A is refused, B is assigned.
     t.assign("auth", "a").await.expect(409, Some("agent_locked_out"));
-    assert_eq!(
-        t.assign("auth", "b").await.expect(201, None)["state"],
-        "in_revision"
-    );
+    assert_eq!(t.assign("auth", "b").await.expect(201, None)["state"], "in_revision");
     // 5. B produces v2.
     let v2 = t.version("auth", json!({ "author": "b", "ref": "r2" })).await;
     assert_eq!(v2.expect(201, None)["number"], 2);
-    assert_eq!(
-        lockout_agents(&t.status("auth").await),
-        ["a"],
-        "lockouts persist until approval"
-    );
+    assert_eq!(lockout_agents(&t.status("auth").await), ["a"], "lockouts persist until approval");
     // 6. Q approves v2.
     let approved = t.approve("auth", 2).await;
     let artifact = &approved.expect(201, None)["artifact"];
@@ -146,75 +107,41 @@ async fn example_1_reassign_after_rejection(pool: PgPool) {
 #[sqlx::test]
 async fn example_2_escalate_for_expertise(pool: PgPool) {
     let t = Team::new(pool, Value::Null, &["a", "b"]).await;
-    t.api
-        .agent("t", "lead", json!({ "roles": ["lead"], "can_review": true }))
-        .await;
+    t.api.agent("t", "lead", json!({ "roles": ["lead"], "can_review": true })).await;
     t.create("ts-config", "a").await.expect(201, None);
     let body = json!({ "reviewer": "lead", "verdict": "reject", "reason": "needs deeper TS knowledge",
                        "remedy": { "action": "escalate", "expertise": ["typescript"] } });
     let rejected = t.review("ts-config", 1, body).await;
     let artifact = &rejected.expect(201, None)["artifact"];
     assert_eq!(artifact["pending_remedy"]["action"], "escalate");
-    assert_eq!(
-        artifact["eligible_agents"],
-        json!([]),
-        "nobody has the expertise yet"
-    );
-    assert_eq!(
-        artifact["state"], "changes_requested",
-        "an escalation does not deadlock"
-    );
+    assert_eq!(artifact["eligible_agents"], json!([]), "nobody has the expertise yet");
+    assert_eq!(artifact["state"], "changes_requested", "an escalation does not deadlock");
     // The coordinator adds a TypeScript expert.
-    t.api
-        .agent("t", "ts", json!({ "expertise": ["typescript"] }))
-        .await;
+    t.api.agent("t", "ts", json!({ "expertise": ["typescript"] })).await;
     // An agent without the expertise is refused.
-    t.assign("ts-config", "b")
-        .await
-        .expect(409, Some("expertise_mismatch"));
+    t.assign("ts-config", "b").await.expect(409, Some("expertise_mismatch"));
     t.assign("ts-config", "ts").await.expect(201, None);
-    t.version("ts-config", json!({ "author": "ts" }))
-        .await
-        .expect(201, None);
+    t.version("ts-config", json!({ "author": "ts" })).await.expect(201, None);
     let body = json!({ "reviewer": "lead", "verdict": "approve" });
-    assert_eq!(
-        t.review("ts-config", 2, body).await.expect(201, None)["artifact"]["state"],
-        "approved"
-    );
+    assert_eq!(t.review("ts-config", 2, body).await.expect(201, None)["artifact"]["state"], "approved");
 }
 
 #[sqlx::test]
 async fn example_3_deadlock_goes_to_the_user(pool: PgPool) {
     let t = Team::new(pool, Value::Null, &["a", "b", "c"]).await;
     t.create("module", "a").await.expect(201, None);
-    t.reject("module", 1, json!({ "action": "reassign" }))
-        .await
-        .expect(201, None);
+    t.reject("module", 1, json!({ "action": "reassign" })).await.expect(201, None);
     t.assign("module", "b").await.expect(201, None);
-    t.version("module", json!({ "author": "b" }))
-        .await
-        .expect(201, None);
-    t.reject("module", 2, json!({ "action": "reassign" }))
-        .await
-        .expect(201, None);
+    t.version("module", json!({ "author": "b" })).await.expect(201, None);
+    t.reject("module", 2, json!({ "action": "reassign" })).await.expect(201, None);
     t.assign("module", "c").await.expect(201, None);
-    t.version("module", json!({ "author": "c" }))
-        .await
-        .expect(201, None);
-    let artifact = t
-        .reject("module", 3, json!({ "action": "reassign" }))
-        .await
-        .expect(201, None)["artifact"]
-        .clone();
+    t.version("module", json!({ "author": "c" })).await.expect(201, None);
+    let artifact =
+        t.reject("module", 3, json!({ "action": "reassign" })).await.expect(201, None)["artifact"].clone();
     assert_eq!(artifact["state"], "deadlocked");
     assert_eq!(lockout_agents(&artifact), ["a", "b", "c"]);
     // The open escalation lists all three, with the versions and rejections.
-    let escalations = t
-        .api
-        .get(&t.url("/escalations"), &t.coord)
-        .await
-        .expect(200, None)
-        .clone();
+    let escalations = t.api.get(&t.url("/escalations"), &t.coord).await.expect(200, None).clone();
     let details = &escalations["items"][0]["details"];
     assert_eq!(escalations["items"][0]["artifact"], "module");
     assert_eq!(details["authors"], json!(["a", "b", "c"]));
@@ -231,31 +158,17 @@ async fn example_3_deadlock_goes_to_the_user(pool: PgPool) {
     let resolution = t.url("/artifacts/module/resolution");
     for agent in ["a", "b", "c"] {
         let body = json!({ "action": "assign", "agent": agent, "reason": "try again" });
-        t.api
-            .post(&resolution, &t.user, body)
-            .await
-            .expect(409, Some("agent_locked_out"));
+        t.api.post(&resolution, &t.user, body).await.expect(409, Some("agent_locked_out"));
     }
     let body = json!({ "action": "assign", "agent": "d", "reason": "fresh eyes" });
-    t.api
-        .post(&resolution, &t.coord, body.clone())
-        .await
-        .expect(403, Some("forbidden"));
+    t.api.post(&resolution, &t.coord, body.clone()).await.expect(403, Some("forbidden"));
     let resolved = t.api.post(&resolution, &t.user, body).await;
     assert_eq!(resolved.expect(200, None)["state"], "in_revision");
     assert_eq!(resolved.body["assignment"]["agent"], "d");
     assert_eq!(resolved.body["escalation"], Value::Null);
-    assert_eq!(
-        t.api.get(&t.url("/escalations"), &t.coord).await.body["items"],
-        json!([])
-    );
-    t.version("module", json!({ "author": "d" }))
-        .await
-        .expect(201, None);
-    assert_eq!(
-        t.approve("module", 4).await.expect(201, None)["artifact"]["state"],
-        "approved"
-    );
+    assert_eq!(t.api.get(&t.url("/escalations"), &t.coord).await.body["items"], json!([]));
+    t.version("module", json!({ "author": "d" })).await.expect(201, None);
+    assert_eq!(t.approve("module", 4).await.expect(201, None)["artifact"]["state"], "approved");
 }
 
 #[sqlx::test]
@@ -273,9 +186,7 @@ async fn example_4_reviewer_names_the_original_author(pool: PgPool) {
     assert_eq!(after["revision"], before["revision"]);
     assert_eq!(after["current_version"]["reviews"], json!([]));
     // The reviewer names a different agent.
-    let rejected = t
-        .reject("module", 1, json!({ "action": "reassign", "agent": "b" }))
-        .await;
+    let rejected = t.reject("module", 1, json!({ "action": "reassign", "agent": "b" })).await;
     let artifact = &rejected.expect(201, None)["artifact"];
     assert_eq!(artifact["pending_remedy"]["agent"], "b");
     t.assign("module", "b").await.expect(201, None);
@@ -285,9 +196,7 @@ async fn example_4_reviewer_names_the_original_author(pool: PgPool) {
 async fn in_revision(pool: PgPool) -> Team {
     let t = Team::new(pool, Value::Null, &["a", "b", "c"]).await;
     t.create("module", "a").await.expect(201, None);
-    t.reject("module", 1, json!({ "action": "reassign" }))
-        .await
-        .expect(201, None);
+    t.reject("module", 1, json!({ "action": "reassign" })).await.expect(201, None);
     t.assign("module", "b").await.expect(201, None);
     t
 }
@@ -295,9 +204,7 @@ async fn in_revision(pool: PgPool) -> Team {
 #[sqlx::test]
 async fn anti_pattern_self_revision(pool: PgPool) {
     let t = in_revision(pool).await;
-    t.version("module", json!({ "author": "a" }))
-        .await
-        .expect(409, Some("agent_locked_out"));
+    t.version("module", json!({ "author": "a" })).await.expect(409, Some("agent_locked_out"));
     assert_eq!(t.status("module").await["current_version"]["number"], 1);
 }
 
@@ -308,10 +215,7 @@ async fn anti_pattern_locked_out_author_as_co_author_advisor_or_pair(pool: PgPoo
         let body = json!({ "author": "b", "contributors": [{ "agent": "a", "role": role }] });
         let reply = t.version("module", body).await;
         reply.expect(409, Some("agent_locked_out"));
-        assert!(
-            reply.body["detail"].as_str().unwrap().contains(role),
-            "the refusal names the role"
-        );
+        assert!(reply.body["detail"].as_str().unwrap().contains(role), "the refusal names the role");
     }
     assert_eq!(t.status("module").await["current_version"]["number"], 1);
 }
@@ -323,14 +227,9 @@ async fn anti_pattern_readmission_at_deadlock_by_a_coordinator(pool: PgPool) {
     let rejected = t.reject("module", 1, json!({ "action": "reassign" })).await;
     assert_eq!(rejected.expect(201, None)["artifact"]["state"], "deadlocked");
     t.assign("module", "a").await.expect(409, Some("deadlocked"));
-    t.version("module", json!({ "author": "a" }))
-        .await
-        .expect(409, Some("agent_locked_out"));
+    t.version("module", json!({ "author": "a" })).await.expect(409, Some("agent_locked_out"));
     let lift = t.url("/artifacts/module/lockouts/a/lift");
-    t.api
-        .post(&lift, &t.coord, json!({ "reason": "let a retry" }))
-        .await
-        .expect(403, Some("forbidden"));
+    t.api.post(&lift, &t.coord, json!({ "reason": "let a retry" })).await.expect(403, Some("forbidden"));
     assert_eq!(t.status("module").await["state"], "deadlocked");
 }
 
@@ -339,46 +238,18 @@ async fn anti_pattern_lockout_applied_across_artifacts(pool: PgPool) {
     let t = Team::new(pool, Value::Null, &["a", "b"]).await;
     t.create("auth", "a").await.expect(201, None);
     t.create("billing", "b").await.expect(201, None);
-    t.reject("auth", 1, json!({ "action": "reassign" }))
-        .await
-        .expect(201, None);
+    t.reject("auth", 1, json!({ "action": "reassign" })).await.expect(201, None);
     // A is locked out of auth only: it may author billing's next version and review it.
     t.api.agent("t", "a", json!({ "can_review": true })).await;
     let body = json!({ "reviewer": "a", "verdict": "approve" });
     t.review("billing", 1, body).await.expect(201, None);
-    t.version("billing", json!({ "author": "a" }))
-        .await
-        .expect(201, None);
-    let check = t
-        .api
-        .post(
-            &t.url("/checks"),
-            &t.coord,
-            json!({ "agent": "a", "artifact": "billing" }),
-        )
-        .await;
-    assert_eq!(
-        check.expect(200, None)["allowed"],
-        true,
-        "a may supersede its own billing v2"
-    );
-    let check = t
-        .api
-        .post(
-            &t.url("/checks"),
-            &t.coord,
-            json!({ "agent": "a", "artifact": "auth" }),
-        )
-        .await;
+    t.version("billing", json!({ "author": "a" })).await.expect(201, None);
+    let check = t.api.post(&t.url("/checks"), &t.coord, json!({ "agent": "a", "artifact": "billing" })).await;
+    assert_eq!(check.expect(200, None)["allowed"], true, "a may supersede its own billing v2");
+    let check = t.api.post(&t.url("/checks"), &t.coord, json!({ "agent": "a", "artifact": "auth" })).await;
     assert_eq!(check.expect(200, None)["denials"][0]["code"], "agent_locked_out");
-    let check = t
-        .api
-        .post(
-            &t.url("/checks"),
-            &t.coord,
-            json!({ "agent": "a", "artifact": "new-thing" }),
-        )
-        .await;
+    let check =
+        t.api.post(&t.url("/checks"), &t.coord, json!({ "agent": "a", "artifact": "new-thing" })).await;
     assert_eq!(check.expect(200, None)["allowed"], true);
 }
 
@@ -387,9 +258,7 @@ async fn anti_pattern_naming_the_author(pool: PgPool) {
     let t = Team::new(pool, Value::Null, &["a", "b"]).await;
     t.create("module", "a").await.expect(201, None);
     let remedy = json!({ "action": "escalate", "expertise": ["auth"], "agent": "a" });
-    t.reject("module", 1, remedy)
-        .await
-        .expect(409, Some("locked_out_agent_named"));
+    t.reject("module", 1, remedy).await.expect(409, Some("locked_out_agent_named"));
     assert_eq!(t.status("module").await["state"], "in_review");
 }
 
@@ -398,28 +267,16 @@ async fn anti_pattern_clearing_a_lockout_before_approval(pool: PgPool) {
     let t = in_revision(pool).await;
     // No coordinator call clears a lockout: not a lift, not a release, not a new assignment.
     let lift = t.url("/artifacts/module/lockouts/a/lift");
-    t.api
-        .post(&lift, &t.coord, json!({ "reason": "done" }))
-        .await
-        .expect(403, Some("forbidden"));
-    t.api
-        .delete(&t.url("/artifacts/module/assignment"), &t.coord)
-        .await
-        .expect(200, None);
+    t.api.post(&lift, &t.coord, json!({ "reason": "done" })).await.expect(403, Some("forbidden"));
+    t.api.delete(&t.url("/artifacts/module/assignment"), &t.coord).await.expect(200, None);
     t.assign("module", "c").await.expect(201, None);
-    t.version("module", json!({ "author": "c" }))
-        .await
-        .expect(201, None);
+    t.version("module", json!({ "author": "c" })).await.expect(201, None);
     assert_eq!(lockout_agents(&t.status("module").await), ["a"]);
     // A rejection of the revision adds to them; approval clears them all.
-    t.reject("module", 2, json!({ "action": "reassign" }))
-        .await
-        .expect(201, None);
+    t.reject("module", 2, json!({ "action": "reassign" })).await.expect(201, None);
     assert_eq!(lockout_agents(&t.status("module").await), ["a", "c"]);
     t.assign("module", "b").await.expect(201, None);
-    t.version("module", json!({ "author": "b" }))
-        .await
-        .expect(201, None);
+    t.version("module", json!({ "author": "b" })).await.expect(201, None);
     t.approve("module", 3).await.expect(201, None);
     assert!(lockout_agents(&t.status("module").await).is_empty());
     // The history stays.
@@ -434,10 +291,6 @@ async fn anti_pattern_clearing_a_lockout_before_approval(pool: PgPool) {
 async fn anti_pattern_revising_without_a_verified_assignment(pool: PgPool) {
     let t = Team::new(pool, Value::Null, &["a", "b"]).await;
     t.create("module", "a").await.expect(201, None);
-    t.reject("module", 1, json!({ "action": "reassign" }))
-        .await
-        .expect(201, None);
-    t.version("module", json!({ "author": "b" }))
-        .await
-        .expect(409, Some("not_assignee"));
+    t.reject("module", 1, json!({ "action": "reassign" })).await.expect(201, None);
+    t.version("module", json!({ "author": "b" })).await.expect(409, Some("not_assignee"));
 }

@@ -2,9 +2,11 @@
 
 mod agents;
 mod common;
+mod concurrency;
 mod errors;
 mod examples;
 mod operations;
+mod rules;
 mod spec;
 mod teams;
 mod tokens;

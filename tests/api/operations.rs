@@ -39,8 +39,7 @@ async fn every_response_carries_a_request_id(pool: PgPool) {
         api.put("/v1/teams/alpha", ADMIN, json!({})).await,
         api.put("/v1/teams/Alpha", ADMIN, json!({})).await,
         api.get("/v1/teams/beta", ADMIN).await,
-        api.send(Method::DELETE, "/v1/teams/alpha", Some(ADMIN), None)
-            .await,
+        api.send(Method::DELETE, "/v1/teams/alpha", Some(ADMIN), None).await,
     ];
     let mut ids = std::collections::HashSet::new();
     for reply in &replies {
@@ -76,12 +75,7 @@ async fn the_spec_lists_every_route_and_the_bearer_scheme(pool: PgPool) {
     let api = Api::new(pool);
     let reply = anonymous(&api, "/openapi.json").await;
     let spec = reply.expect(200, None);
-    assert!(
-        reply.headers["content-type"]
-            .to_str()
-            .unwrap()
-            .starts_with("application/json")
-    );
+    assert!(reply.headers["content-type"].to_str().unwrap().starts_with("application/json"));
     assert!(spec["openapi"].as_str().unwrap().starts_with("3."));
     assert_eq!(spec, &serde_json::to_value(reviewlock::openapi()).unwrap());
 
@@ -103,10 +97,7 @@ async fn the_spec_lists_every_route_and_the_bearer_scheme(pool: PgPool) {
             if path.starts_with("/v1/") {
                 assert_eq!(op["security"], json!([{ "bearer": [] }]), "{method} {path}");
                 for status in ["401", "403", "404", "422", "500", "503"] {
-                    assert!(
-                        op["responses"][status].is_object(),
-                        "{method} {path} documents {status}"
-                    );
+                    assert!(op["responses"][status].is_object(), "{method} {path} documents {status}");
                 }
             } else {
                 assert!(op.get("security").is_none(), "{path} needs no auth");
@@ -140,12 +131,7 @@ async fn docs_serve_an_offline_ui(pool: PgPool) {
     let api = Api::new(pool);
     let reply = anonymous(&api, "/docs/").await;
     reply.expect(200, None);
-    assert!(
-        reply.headers["content-type"]
-            .to_str()
-            .unwrap()
-            .starts_with("text/html")
-    );
+    assert!(reply.headers["content-type"].to_str().unwrap().starts_with("text/html"));
     let html = reply.body.as_str().unwrap();
     assert!(html.to_lowercase().contains("swagger"), "{html}");
     // Everything the page loads is served here, not fetched from a CDN.
@@ -178,43 +164,18 @@ async fn each_write_appends_exactly_one_event(pool: PgPool) {
     };
 
     api.team("alpha", Value::Null).await;
-    api.put("/v1/teams/alpha", ADMIN, json!({ "display_name": "A" }))
-        .await
-        .expect(200, None);
-    let reply = api
-        .post(
-            "/v1/teams/alpha/tokens",
-            ADMIN,
-            json!({ "name": "ci", "scope": "coordinator" }),
-        )
-        .await;
+    api.put("/v1/teams/alpha", ADMIN, json!({ "display_name": "A" })).await.expect(200, None);
+    let reply =
+        api.post("/v1/teams/alpha/tokens", ADMIN, json!({ "name": "ci", "scope": "coordinator" })).await;
     let created = reply.expect(201, None);
-    let (id, coordinator) = (
-        created["id"].as_str().unwrap().to_owned(),
-        created["token"].as_str().unwrap().to_owned(),
-    );
-    api.put("/v1/teams/alpha/agents/ann", &coordinator, json!({}))
-        .await
-        .expect(201, None);
-    api.put(
-        "/v1/teams/alpha/agents/ann",
-        &coordinator,
-        json!({ "roles": ["lead"] }),
-    )
-    .await
-    .expect(200, None);
-    api.delete(&format!("/v1/teams/alpha/tokens/{id}"), ADMIN)
-        .await
-        .expect(204, None);
+    let (id, coordinator) =
+        (created["id"].as_str().unwrap().to_owned(), created["token"].as_str().unwrap().to_owned());
+    api.put("/v1/teams/alpha/agents/ann", &coordinator, json!({})).await.expect(201, None);
+    api.put("/v1/teams/alpha/agents/ann", &coordinator, json!({ "roles": ["lead"] })).await.expect(200, None);
+    api.delete(&format!("/v1/teams/alpha/tokens/{id}"), ADMIN).await.expect(204, None);
 
-    let expected = [
-        "team.created",
-        "team.updated",
-        "token.created",
-        "agent.created",
-        "agent.updated",
-        "token.revoked",
-    ];
+    let expected =
+        ["team.created", "team.updated", "token.created", "agent.created", "agent.updated", "token.revoked"];
     let log = events(&api).await;
     let seqs: Vec<i64> = log.iter().map(|(seq, _)| *seq).collect();
     let types: Vec<&str> = log.iter().map(|(_, t)| t.as_str()).collect();
@@ -224,39 +185,20 @@ async fn each_write_appends_exactly_one_event(pool: PgPool) {
     // Refused writes and reads append nothing.
     let read = api.token("alpha", "read").await;
     let before = events(&api).await.len();
+    problem(&api.put("/v1/teams/alpha/agents/bob", &read, json!({})).await, 403, "forbidden");
     problem(
-        &api.put("/v1/teams/alpha/agents/bob", &read, json!({})).await,
-        403,
-        "forbidden",
-    );
-    problem(
-        &api.put("/v1/teams/alpha/agents/ann", ADMIN, json!({ "kind": "robot" }))
-            .await,
+        &api.put("/v1/teams/alpha/agents/ann", ADMIN, json!({ "kind": "robot" })).await,
         422,
         "invalid_field",
     );
     problem(
-        &api.put(
-            "/v1/teams/alpha",
-            ADMIN,
-            json!({ "policy": { "required_approvals": 0 } }),
-        )
-        .await,
+        &api.put("/v1/teams/alpha", ADMIN, json!({ "policy": { "required_approvals": 0 } })).await,
         422,
         "invalid_field",
     );
+    problem(&api.delete(&format!("/v1/teams/alpha/tokens/{id}"), ADMIN).await, 404, "not_found");
     problem(
-        &api.delete(&format!("/v1/teams/alpha/tokens/{id}"), ADMIN).await,
-        404,
-        "not_found",
-    );
-    problem(
-        &api.post(
-            "/v1/teams/alpha/tokens",
-            &read,
-            json!({ "name": "x", "scope": "admin" }),
-        )
-        .await,
+        &api.post("/v1/teams/alpha/tokens", &read, json!({ "name": "x", "scope": "admin" })).await,
         403,
         "forbidden",
     );

@@ -14,10 +14,7 @@ async fn put_team_creates_with_defaults_then_updates(pool: PgPool) {
     let created = reply.expect(201, None).clone();
     assert_eq!(created["id"], "alpha");
     assert_eq!(created["display_name"], Value::Null);
-    assert_eq!(
-        created["policy"],
-        json!({ "profile": "standard", "required_approvals": 1 })
-    );
+    assert_eq!(created["policy"], json!({ "profile": "standard", "required_approvals": 1 }));
     assert!(created["created_at"].is_string() && created["updated_at"].is_string());
 
     let reply = api
@@ -30,10 +27,7 @@ async fn put_team_creates_with_defaults_then_updates(pool: PgPool) {
     let updated = reply.expect(200, None);
     assert_eq!(updated["id"], "alpha");
     assert_eq!(updated["display_name"], "Alpha");
-    assert_eq!(
-        updated["policy"],
-        json!({ "profile": "waza", "required_approvals": 2 })
-    );
+    assert_eq!(updated["policy"], json!({ "profile": "waza", "required_approvals": 2 }));
     assert_eq!(updated["created_at"], created["created_at"]);
 }
 
@@ -52,56 +46,27 @@ async fn put_team_update_keeps_absent_fields(pool: PgPool) {
     let reply = api.put("/v1/teams/alpha", ADMIN, json!({})).await;
     let team = reply.expect(200, None);
     assert_eq!(team["display_name"], "Alpha");
-    assert_eq!(
-        team["policy"],
-        json!({ "profile": "waza", "required_approvals": 3 })
-    );
+    assert_eq!(team["policy"], json!({ "profile": "waza", "required_approvals": 3 }));
 
     // Only the display name.
-    let reply = api
-        .put("/v1/teams/alpha", ADMIN, json!({ "display_name": "The A team" }))
-        .await;
+    let reply = api.put("/v1/teams/alpha", ADMIN, json!({ "display_name": "The A team" })).await;
     let team = reply.expect(200, None);
     assert_eq!(team["display_name"], "The A team");
-    assert_eq!(
-        team["policy"],
-        json!({ "profile": "waza", "required_approvals": 3 })
-    );
+    assert_eq!(team["policy"], json!({ "profile": "waza", "required_approvals": 3 }));
 
     // Only one policy field: the other policy field and the name stay.
-    let reply = api
-        .put(
-            "/v1/teams/alpha",
-            ADMIN,
-            json!({ "policy": { "required_approvals": 1 } }),
-        )
-        .await;
+    let reply = api.put("/v1/teams/alpha", ADMIN, json!({ "policy": { "required_approvals": 1 } })).await;
     let team = reply.expect(200, None);
     assert_eq!(team["display_name"], "The A team");
-    assert_eq!(
-        team["policy"],
-        json!({ "profile": "waza", "required_approvals": 1 })
-    );
-    let reply = api
-        .put(
-            "/v1/teams/alpha",
-            ADMIN,
-            json!({ "policy": { "profile": "standard" } }),
-        )
-        .await;
-    assert_eq!(
-        reply.expect(200, None)["policy"],
-        json!({ "profile": "standard", "required_approvals": 1 })
-    );
+    assert_eq!(team["policy"], json!({ "profile": "waza", "required_approvals": 1 }));
+    let reply = api.put("/v1/teams/alpha", ADMIN, json!({ "policy": { "profile": "standard" } })).await;
+    assert_eq!(reply.expect(200, None)["policy"], json!({ "profile": "standard", "required_approvals": 1 }));
 
     // And GET shows what was stored.
     let team = api.get("/v1/teams/alpha", ADMIN).await;
     let team = team.expect(200, None);
     assert_eq!(team["display_name"], "The A team");
-    assert_eq!(
-        team["policy"],
-        json!({ "profile": "standard", "required_approvals": 1 })
-    );
+    assert_eq!(team["policy"], json!({ "profile": "standard", "required_approvals": 1 }));
 }
 
 #[sqlx::test]
@@ -110,22 +75,10 @@ async fn put_team_validates_the_policy(pool: PgPool) {
     let cases = [
         (json!({ "policy": { "profile": "strict" } }), "policy.profile"),
         (json!({ "policy": { "profile": 1 } }), "policy.profile"),
-        (
-            json!({ "policy": { "required_approvals": 0 } }),
-            "policy.required_approvals",
-        ),
-        (
-            json!({ "policy": { "required_approvals": -1 } }),
-            "policy.required_approvals",
-        ),
-        (
-            json!({ "policy": { "required_approvals": 101 } }),
-            "policy.required_approvals",
-        ),
-        (
-            json!({ "policy": { "required_approvals": 1.5 } }),
-            "policy.required_approvals",
-        ),
+        (json!({ "policy": { "required_approvals": 0 } }), "policy.required_approvals"),
+        (json!({ "policy": { "required_approvals": -1 } }), "policy.required_approvals"),
+        (json!({ "policy": { "required_approvals": 101 } }), "policy.required_approvals"),
+        (json!({ "policy": { "required_approvals": 1.5 } }), "policy.required_approvals"),
         (json!({ "policy": "waza" }), "policy"),
         (json!({ "display_name": "   " }), "display_name"),
         (json!({ "display_name": "x".repeat(201) }), "display_name"),
@@ -138,40 +91,23 @@ async fn put_team_validates_the_policy(pool: PgPool) {
     problem(&api.get("/v1/teams/alpha", ADMIN).await, 404, "not_found");
 
     // The same refusals on update, leaving the team unchanged.
-    api.team("alpha", json!({ "profile": "waza", "required_approvals": 2 }))
-        .await;
+    api.team("alpha", json!({ "profile": "waza", "required_approvals": 2 })).await;
     for (body, field) in &cases {
         let reply = api.put("/v1/teams/alpha", ADMIN, body.clone()).await;
         assert_eq!(invalid_fields(&reply), [*field], "{body}");
     }
     let team = api.get("/v1/teams/alpha", ADMIN).await;
-    assert_eq!(
-        team.expect(200, None)["policy"],
-        json!({ "profile": "waza", "required_approvals": 2 })
-    );
+    assert_eq!(team.expect(200, None)["policy"], json!({ "profile": "waza", "required_approvals": 2 }));
 
     // Every fault is reported at once.
     let reply = api
-        .put(
-            "/v1/teams/Alpha",
-            ADMIN,
-            json!({ "display_name": "", "policy": { "required_approvals": 0 } }),
-        )
+        .put("/v1/teams/Alpha", ADMIN, json!({ "display_name": "", "policy": { "required_approvals": 0 } }))
         .await;
-    assert_eq!(
-        invalid_fields(&reply),
-        ["team", "display_name", "policy.required_approvals"]
-    );
+    assert_eq!(invalid_fields(&reply), ["team", "display_name", "policy.required_approvals"]);
 
     // The bounds themselves are accepted.
     for n in [1, 100] {
-        let reply = api
-            .put(
-                "/v1/teams/alpha",
-                ADMIN,
-                json!({ "policy": { "required_approvals": n } }),
-            )
-            .await;
+        let reply = api.put("/v1/teams/alpha", ADMIN, json!({ "policy": { "required_approvals": n } })).await;
         assert_eq!(reply.expect(200, None)["policy"]["required_approvals"], n);
     }
 }
@@ -180,15 +116,7 @@ async fn put_team_validates_the_policy(pool: PgPool) {
 async fn team_ids_are_slugs(pool: PgPool) {
     let api = Api::new(pool);
     let too_long = "a".repeat(64);
-    for bad in [
-        "Alpha",
-        "-alpha",
-        "al_pha",
-        "al.pha",
-        "%C3%A9quipe",
-        "a%20b",
-        too_long.as_str(),
-    ] {
+    for bad in ["Alpha", "-alpha", "al_pha", "al.pha", "%C3%A9quipe", "a%20b", too_long.as_str()] {
         let reply = api.put(&format!("/v1/teams/{bad}"), ADMIN, json!({})).await;
         assert_eq!(invalid_fields(&reply), ["team"], "{bad}");
     }
@@ -214,9 +142,7 @@ async fn only_the_server_admin_creates_teams(pool: PgPool) {
     problem(&api.get("/v1/teams/beta", ADMIN).await, 404, "not_found");
 
     // A coordinator may not change its own team's settings.
-    let reply = api
-        .put("/v1/teams/alpha", &coordinator, json!({ "display_name": "Mine" }))
-        .await;
+    let reply = api.put("/v1/teams/alpha", &coordinator, json!({ "display_name": "Mine" })).await;
     problem(&reply, 403, "forbidden");
     let read = api.token("alpha", "read").await;
     let user = api.token("alpha", "user").await;
@@ -226,18 +152,14 @@ async fn only_the_server_admin_creates_teams(pool: PgPool) {
     }
 
     // The team's admin token may.
-    let reply = api
-        .put("/v1/teams/alpha", &admin, json!({ "display_name": "Ours" }))
-        .await;
+    let reply = api.put("/v1/teams/alpha", &admin, json!({ "display_name": "Ours" })).await;
     assert_eq!(reply.expect(200, None)["display_name"], "Ours");
 }
 
 #[sqlx::test]
 async fn get_team_with_a_read_token(pool: PgPool) {
     let api = Api::new(pool);
-    let created = api
-        .team("alpha", json!({ "profile": "waza", "required_approvals": 2 }))
-        .await;
+    let created = api.team("alpha", json!({ "profile": "waza", "required_approvals": 2 })).await;
     let read = api.token("alpha", "read").await;
     let reply = api.get("/v1/teams/alpha", &read).await;
     assert_eq!(reply.expect(200, None), &created);
@@ -254,13 +176,8 @@ async fn another_teams_token_sees_not_found_everywhere(pool: PgPool) {
     api.team("alpha", Value::Null).await;
     api.team("beta", Value::Null).await;
     api.agent("alpha", "ann", json!({})).await;
-    let alpha_token = api
-        .post(
-            "/v1/teams/alpha/tokens",
-            ADMIN,
-            json!({ "name": "ci", "scope": "read" }),
-        )
-        .await;
+    let alpha_token =
+        api.post("/v1/teams/alpha/tokens", ADMIN, json!({ "name": "ci", "scope": "read" })).await;
     let alpha_token = alpha_token.expect(201, None);
     let alpha_token_id = alpha_token["id"].as_str().unwrap();
     let alpha_secret = alpha_token["token"].as_str().unwrap();
@@ -291,19 +208,12 @@ async fn another_teams_token_sees_not_found_everywhere(pool: PgPool) {
     let beta = api.token("beta", "admin").await;
     let other = api.get("/v1/teams/alpha", &beta).await;
     let missing = api.get("/v1/teams/gamma", &beta).await;
-    assert_eq!(
-        other.body["detail"].as_str().unwrap().replace("alpha", "gamma"),
-        missing.body["detail"]
-    );
+    assert_eq!(other.body["detail"].as_str().unwrap().replace("alpha", "gamma"), missing.body["detail"]);
 
     // Nothing changed in alpha: the agent, the token and the team are as they were.
     let ann = api.get("/v1/teams/alpha/agents/ann", ADMIN).await;
     assert_eq!(ann.expect(200, None)["display_name"], Value::Null);
-    problem(
-        &api.get("/v1/teams/alpha/agents/eve", ADMIN).await,
-        404,
-        "not_found",
-    );
+    problem(&api.get("/v1/teams/alpha/agents/eve", ADMIN).await, 404, "not_found");
     api.get("/v1/teams/alpha", alpha_secret).await.expect(200, None);
     let tokens = api.get("/v1/teams/alpha/tokens", ADMIN).await;
     assert_eq!(tokens.expect(200, None)["items"].as_array().unwrap().len(), 1);

@@ -13,11 +13,7 @@ async fn create_token_returns_its_secret_once(pool: PgPool) {
     let api = Api::new(pool);
     api.team("alpha", Value::Null).await;
     let reply = api
-        .post(
-            "/v1/teams/alpha/tokens",
-            ADMIN,
-            json!({ "name": "orchestrator", "scope": "coordinator" }),
-        )
+        .post("/v1/teams/alpha/tokens", ADMIN, json!({ "name": "orchestrator", "scope": "coordinator" }))
         .await;
     let created = reply.expect(201, None);
     let secret = created["token"].as_str().unwrap();
@@ -30,9 +26,7 @@ async fn create_token_returns_its_secret_once(pool: PgPool) {
 
     // The new token works as a bearer at once, with its scope.
     api.get("/v1/teams/alpha", secret).await.expect(200, None);
-    api.put("/v1/teams/alpha/agents/ann", secret, json!({}))
-        .await
-        .expect(201, None);
+    api.put("/v1/teams/alpha/agents/ann", secret, json!({})).await.expect(201, None);
     let reply = api.get("/v1/teams/alpha/tokens", secret).await;
     problem(&reply, 403, "forbidden");
 
@@ -57,13 +51,8 @@ async fn a_team_admin_token_manages_the_teams_tokens(pool: PgPool) {
     let api = Api::new(pool);
     api.team("alpha", Value::Null).await;
     let admin = api.token("alpha", "admin").await;
-    let reply = api
-        .post(
-            "/v1/teams/alpha/tokens",
-            &admin,
-            json!({ "name": "reader", "scope": "read" }),
-        )
-        .await;
+    let reply =
+        api.post("/v1/teams/alpha/tokens", &admin, json!({ "name": "reader", "scope": "read" })).await;
     let id = reply.expect(201, None)["id"].as_str().unwrap().to_owned();
     api.get("/v1/teams/alpha/tokens", &admin).await.expect(200, None);
     let reply = api.delete(&format!("/v1/teams/alpha/tokens/{id}"), &admin).await;
@@ -90,13 +79,7 @@ async fn create_token_validates_its_fields(pool: PgPool) {
     let list = api.get("/v1/teams/alpha/tokens", ADMIN).await;
     assert_eq!(list.expect(200, None)["items"], json!([]));
 
-    let reply = api
-        .post(
-            "/v1/teams/nowhere/tokens",
-            ADMIN,
-            json!({ "name": "ci", "scope": "read" }),
-        )
-        .await;
+    let reply = api.post("/v1/teams/nowhere/tokens", ADMIN, json!({ "name": "ci", "scope": "read" })).await;
     problem(&reply, 404, "not_found");
 }
 
@@ -135,24 +118,15 @@ async fn list_tokens_shows_no_secrets(pool: PgPool) {
     let own = api.get("/v1/teams/alpha/tokens", admin).await;
     assert_eq!(own.expect(200, None)["items"].as_array().unwrap().len(), 4);
 
-    problem(
-        &api.get("/v1/teams/nowhere/tokens", ADMIN).await,
-        404,
-        "not_found",
-    );
+    problem(&api.get("/v1/teams/nowhere/tokens", ADMIN).await, 404, "not_found");
 }
 
 #[sqlx::test]
 async fn a_revoked_token_is_refused_at_once(pool: PgPool) {
     let api = Api::new(pool);
     api.team("alpha", Value::Null).await;
-    let reply = api
-        .post(
-            "/v1/teams/alpha/tokens",
-            ADMIN,
-            json!({ "name": "ci", "scope": "coordinator" }),
-        )
-        .await;
+    let reply =
+        api.post("/v1/teams/alpha/tokens", ADMIN, json!({ "name": "ci", "scope": "coordinator" })).await;
     let created = reply.expect(201, None);
     let id = created["id"].as_str().unwrap();
     let secret = created["token"].as_str().unwrap();
@@ -165,11 +139,7 @@ async fn a_revoked_token_is_refused_at_once(pool: PgPool) {
     assert_eq!(reply.body, Value::Null, "204 has no body");
 
     problem(&api.get("/v1/teams/alpha", secret).await, 401, "unauthenticated");
-    problem(
-        &api.put("/v1/teams/alpha/agents/ann", secret, json!({})).await,
-        401,
-        "unauthenticated",
-    );
+    problem(&api.put("/v1/teams/alpha/agents/ann", secret, json!({})).await, 401, "unauthenticated");
     // The other tokens still work, and the list no longer shows it.
     api.get("/v1/teams/alpha", &keep).await.expect(200, None);
     let list = api.get("/v1/teams/alpha/tokens", ADMIN).await;
@@ -190,13 +160,7 @@ async fn a_token_cannot_be_revoked_through_another_team(pool: PgPool) {
     let api = Api::new(pool);
     api.team("alpha", Value::Null).await;
     api.team("beta", Value::Null).await;
-    let reply = api
-        .post(
-            "/v1/teams/beta/tokens",
-            ADMIN,
-            json!({ "name": "ci", "scope": "read" }),
-        )
-        .await;
+    let reply = api.post("/v1/teams/beta/tokens", ADMIN, json!({ "name": "ci", "scope": "read" })).await;
     let beta = reply.expect(201, None);
     let (id, secret) = (beta["id"].as_str().unwrap(), beta["token"].as_str().unwrap());
     let alpha_admin = api.token("alpha", "admin").await;
@@ -213,26 +177,14 @@ async fn token_routes_need_the_admin_scope(pool: PgPool) {
     api.team("alpha", Value::Null).await;
     let admin = api.token("alpha", "admin").await;
     let list = api.get("/v1/teams/alpha/tokens", &admin).await;
-    let id = list.expect(200, None)["items"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = list.expect(200, None)["items"][0]["id"].as_str().unwrap().to_owned();
     for scope in ["read", "coordinator", "user"] {
         let token = api.token("alpha", scope).await;
-        let reply = api
-            .post(
-                "/v1/teams/alpha/tokens",
-                &token,
-                json!({ "name": "escalate", "scope": "admin" }),
-            )
-            .await;
+        let reply =
+            api.post("/v1/teams/alpha/tokens", &token, json!({ "name": "escalate", "scope": "admin" })).await;
         problem(&reply, 403, "forbidden");
         problem(&api.get("/v1/teams/alpha/tokens", &token).await, 403, "forbidden");
-        problem(
-            &api.delete(&format!("/v1/teams/alpha/tokens/{id}"), &token).await,
-            403,
-            "forbidden",
-        );
+        problem(&api.delete(&format!("/v1/teams/alpha/tokens/{id}"), &token).await, 403, "forbidden");
     }
     // The admin token survived every attempt.
     api.get("/v1/teams/alpha/tokens", &admin).await.expect(200, None);
@@ -252,38 +204,20 @@ async fn scopes_guard_the_agent_routes(pool: PgPool) {
     for token in [&read, &user] {
         for agent in ["ann", "bob"] {
             let reply = api
-                .put(
-                    &format!("/v1/teams/alpha/agents/{agent}"),
-                    token,
-                    json!({ "can_review": true }),
-                )
+                .put(&format!("/v1/teams/alpha/agents/{agent}"), token, json!({ "can_review": true }))
                 .await;
             problem(&reply, 403, "forbidden");
         }
         api.get("/v1/teams/alpha/agents", token).await.expect(200, None);
-        api.get("/v1/teams/alpha/agents/ann", token)
-            .await
-            .expect(200, None);
+        api.get("/v1/teams/alpha/agents/ann", token).await.expect(200, None);
     }
     let ann = api.get("/v1/teams/alpha/agents/ann", &read).await;
     assert_eq!(ann.expect(200, None)["can_review"], false);
-    problem(
-        &api.get("/v1/teams/alpha/agents/bob", &read).await,
-        404,
-        "not_found",
-    );
+    problem(&api.get("/v1/teams/alpha/agents/bob", &read).await, 404, "not_found");
 
     // coordinator ⊂ admin: both write agents.
-    api.put("/v1/teams/alpha/agents/bob", &coordinator, json!({}))
-        .await
-        .expect(201, None);
-    api.put(
-        "/v1/teams/alpha/agents/bob",
-        &admin,
-        json!({ "can_review": true }),
-    )
-    .await
-    .expect(200, None);
+    api.put("/v1/teams/alpha/agents/bob", &coordinator, json!({})).await.expect(201, None);
+    api.put("/v1/teams/alpha/agents/bob", &admin, json!({ "can_review": true })).await.expect(200, None);
 }
 
 #[sqlx::test]
@@ -301,11 +235,7 @@ async fn without_a_valid_token_every_v1_route_is_401(pool: PgPool) {
         (Method::GET, "/v1/teams/alpha/agents/ann", None),
         (Method::PUT, "/v1/teams/alpha/agents/ann", Some(json!({}))),
         (Method::GET, "/v1/teams/alpha/tokens", None),
-        (
-            Method::POST,
-            "/v1/teams/alpha/tokens",
-            Some(json!({ "name": "x", "scope": "admin" })),
-        ),
+        (Method::POST, "/v1/teams/alpha/tokens", Some(json!({ "name": "x", "scope": "admin" }))),
         (Method::DELETE, &token_path, None),
     ];
     let wrong_secret = format!("{secret}0");
@@ -333,11 +263,7 @@ async fn without_a_valid_token_every_v1_route_is_401(pool: PgPool) {
                 None => Body::empty(),
             };
             let reply = api.raw(request.body(body).unwrap()).await;
-            assert_eq!(
-                reply.status, 401,
-                "{method} {path} with {authorization:?}: {}",
-                reply.body
-            );
+            assert_eq!(reply.status, 401, "{method} {path} with {authorization:?}: {}", reply.body);
             problem(&reply, 401, "unauthenticated");
         }
     }
@@ -354,9 +280,5 @@ async fn without_a_valid_token_every_v1_route_is_401(pool: PgPool) {
     reply.expect(200, None);
     // Nothing was written by any refused request.
     problem(&api.get("/v1/teams/nowhere", ADMIN).await, 404, "not_found");
-    problem(
-        &api.get("/v1/teams/alpha/agents/ann", ADMIN).await,
-        404,
-        "not_found",
-    );
+    problem(&api.get("/v1/teams/alpha/agents/ann", ADMIN).await, 404, "not_found");
 }
