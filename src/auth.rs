@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::error::Error;
 
 /// What a token may do. `read` ⊂ `coordinator` ⊂ `admin`; `user` is `read` plus resolving
-/// escalations and lifting lockouts.
+/// escalations and lifting lockouts; `agent` is `read` plus acting as its one agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
@@ -16,20 +16,26 @@ pub enum Scope {
     Coordinator,
     User,
     Admin,
+    /// Bound to one agent: it may submit versions that agent authors, reviews it gives and
+    /// checks about it, and read its team.
+    Agent,
 }
 
 impl Scope {
+    pub const ALL: [Scope; 5] = [Scope::Read, Scope::Coordinator, Scope::User, Scope::Admin, Scope::Agent];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Scope::Read => "read",
             Scope::Coordinator => "coordinator",
             Scope::User => "user",
             Scope::Admin => "admin",
+            Scope::Agent => "agent",
         }
     }
 
     pub fn parse(s: &str) -> Option<Scope> {
-        [Scope::Read, Scope::Coordinator, Scope::User, Scope::Admin].into_iter().find(|x| x.as_str() == s)
+        Scope::ALL.into_iter().find(|x| x.as_str() == s)
     }
 
     /// Whether a token of this scope may do what `needed` guards.
@@ -39,11 +45,20 @@ impl Scope {
             Scope::Coordinator => matches!(self, Scope::Coordinator | Scope::Admin),
             Scope::Admin => self == Scope::Admin,
             Scope::User => self == Scope::User,
+            Scope::Agent => self == Scope::Agent,
         }
     }
 }
 
-/// Who is calling: the token that authenticated the request.
+/// A request's `Idempotency-Key` with the fingerprint of the request it came with.
+#[derive(Debug, Clone)]
+pub struct IdempotencyKey {
+    pub key: String,
+    /// SHA-256 of the method, the path and the body.
+    pub fingerprint: Vec<u8>,
+}
+
+/// Who is calling: the token that authenticated the request, and what the request asserts.
 #[derive(Debug, Clone)]
 pub struct Caller {
     /// `None` for the admin token from `REVIEWLOCK_ADMIN_TOKEN`, which has no row.
@@ -52,6 +67,11 @@ pub struct Caller {
     /// `None` for a server-wide admin token, which may act on any team.
     pub team: Option<String>,
     pub scope: Scope,
+    /// The agent an `agent` token acts as.
+    pub agent: Option<String>,
+    pub idempotency: Option<IdempotencyKey>,
+    /// The `If-Match` header of a write to an artifact.
+    pub if_match: Option<String>,
 }
 
 impl Caller {
@@ -69,6 +89,27 @@ impl Caller {
             )));
         }
         Ok(())
+    }
+
+    /// May this caller act as `agent` on `team`? A coordinator may name any agent; an agent
+    /// token only its own (anything else is 403 `forbidden`).
+    pub fn require_actor(&self, team: &str, agent: &str) -> Result<(), Error> {
+        match (&self.scope, &self.agent) {
+            (Scope::Agent, Some(own)) => {
+                self.require(team, Scope::Read)?;
+                if own == agent {
+                    Ok(())
+                } else {
+                    Err(Error::Forbidden(format!("this token acts only as agent '{own}', not '{agent}'")))
+                }
+            }
+            _ => self.require(team, Scope::Coordinator),
+        }
+    }
+
+    /// Who owns the request's idempotency keys: its token (the nil id for the configured admin).
+    pub fn key_owner(&self) -> Uuid {
+        self.token_id.unwrap_or(Uuid::nil())
     }
 
     pub fn is_server_admin(&self) -> bool {
@@ -110,8 +151,15 @@ mod tests {
 
     #[test]
     fn another_teams_token_sees_not_found() {
-        let caller =
-            Caller { token_id: None, token_name: "t".into(), team: Some("a".into()), scope: Scope::Admin };
+        let caller = Caller {
+            token_id: None,
+            token_name: "t".into(),
+            team: Some("a".into()),
+            scope: Scope::Admin,
+            agent: None,
+            idempotency: None,
+            if_match: None,
+        };
         assert_eq!(caller.require("b", Scope::Read).unwrap_err().code(), "not_found");
         assert!(caller.require("a", Scope::Admin).is_ok());
         assert_eq!(caller.require("a", Scope::User).unwrap_err().code(), "forbidden");

@@ -33,6 +33,10 @@ pub enum Error {
     Refused { status: StatusCode, code: &'static str, detail: String },
     #[error("the database is unavailable; retry shortly")]
     Unavailable,
+    /// Not a failure: the stored response of an earlier request with the same
+    /// `Idempotency-Key`, answered again with `Idempotency-Replayed: true`.
+    #[error("replayed")]
+    Replayed { status: StatusCode, body: Vec<u8> },
     #[error("internal error")]
     Internal(String),
 }
@@ -92,6 +96,7 @@ impl Error {
             Error::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::Refused { status, .. } => *status,
             Error::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Replayed { status, .. } => *status,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -107,6 +112,7 @@ impl Error {
             Error::UnsupportedMediaType => "unsupported_media_type",
             Error::Refused { code, .. } => code,
             Error::Unavailable => "unavailable",
+            Error::Replayed { .. } => "replayed",
             Error::Internal(_) => "internal",
         }
     }
@@ -175,6 +181,15 @@ fn is_unavailable(code: Option<&str>) -> bool {
 
 impl IntoResponse for Error {
     fn into_response(self) -> Response {
+        if let Error::Replayed { status, body } = self {
+            let mut response = (status, body).into_response();
+            let headers = response.headers_mut();
+            if status != StatusCode::NO_CONTENT {
+                headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            }
+            headers.insert("idempotency-replayed", HeaderValue::from_static("true"));
+            return response;
+        }
         let status = self.status();
         let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
         let mut response = (status, body).into_response();

@@ -7,6 +7,9 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::domain::{Contributor, ContributorRole};
+use crate::store::agents::{AgentLockoutRow, AgentRow};
+use crate::store::teams::TeamRow;
+use crate::store::tokens::TokenRow;
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -378,4 +381,139 @@ pub struct EventPage {
     pub items: Vec<Event>,
     /// Pass as `after` for the next poll: the last seq of this page, or `after` when empty.
     pub next_after: i64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ProfileName {
+    /// R1–R10.
+    Standard,
+    /// R1–R10 plus grounded rejections and the rejecting reviewer's exclusion (R11).
+    Waza,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Policy {
+    pub profile: ProfileName,
+    pub required_approvals: i32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Team {
+    pub id: String,
+    pub display_name: Option<String>,
+    pub policy: Policy,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<TeamRow> for Team {
+    fn from(t: TeamRow) -> Self {
+        let profile = if t.profile == "waza" { ProfileName::Waza } else { ProfileName::Standard };
+        Team {
+            id: t.id,
+            display_name: t.display_name,
+            policy: Policy { profile, required_approvals: t.required_approvals },
+            created_at: t.created_at,
+            updated_at: t.updated_at,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    Ai,
+    Human,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Agent {
+    pub id: String,
+    pub display_name: Option<String>,
+    pub kind: AgentKind,
+    pub roles: Vec<String>,
+    pub can_review: bool,
+    pub can_author: bool,
+    pub expertise: Vec<String>,
+    pub active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<AgentRow> for Agent {
+    fn from(a: AgentRow) -> Self {
+        Agent {
+            id: a.id,
+            display_name: a.display_name,
+            kind: if a.kind == "human" { AgentKind::Human } else { AgentKind::Ai },
+            roles: a.roles,
+            can_review: a.can_review,
+            can_author: a.can_author,
+            expertise: a.expertise,
+            active: a.active,
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+        }
+    }
+}
+
+/// An active lockout of the agent.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AgentLockout {
+    pub artifact: String,
+    /// The rejected version the agent was credited on.
+    pub version: i32,
+    pub reason: Option<String>,
+    pub reviewer: String,
+    pub locked_at: DateTime<Utc>,
+}
+
+impl From<AgentLockoutRow> for AgentLockout {
+    fn from(l: AgentLockoutRow) -> Self {
+        AgentLockout {
+            artifact: l.artifact,
+            version: l.version,
+            reason: l.reason,
+            reviewer: l.reviewer,
+            locked_at: l.locked_at,
+        }
+    }
+}
+
+/// An agent with its active lockouts.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AgentDetail {
+    #[serde(flatten)]
+    pub agent: Agent,
+    pub lockouts: Vec<AgentLockout>,
+}
+
+/// A token as listed: never its secret.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Token {
+    pub id: uuid::Uuid,
+    pub name: String,
+    pub scope: String,
+    /// The agent an `agent` token acts as.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<TokenRow> for Token {
+    fn from(t: TokenRow) -> Self {
+        Token { id: t.id, name: t.name, scope: t.scope, agent: t.agent_id, created_at: t.created_at }
+    }
+}
+
+/// A new token with its secret, shown only in this response.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedToken {
+    #[serde(flatten)]
+    pub info: Token,
+    /// The bearer secret. It is stored only as a hash and cannot be shown again: a replay of
+    /// the request (same `Idempotency-Key`) answers null here.
+    #[schema(example = "rl_5f0c…")]
+    pub token: Option<String>,
 }

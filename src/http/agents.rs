@@ -1,6 +1,6 @@
 use axum::extract::State;
-use axum::http::StatusCode;
-use chrono::{DateTime, Utc};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -8,21 +8,15 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::Result;
-use crate::http::extract::{Json, Path, Query};
+use crate::http::conditional;
+use crate::http::extract::{Json, Path, Query, json};
 use crate::http::paging::{PageQuery, paginate};
+use crate::resources::{Agent, AgentDetail, AgentKind};
 use crate::service::teams::{self as service, AgentChanges};
-use crate::store::agents::{AgentLockoutRow, AgentRow};
 use crate::validate::{Fields, MAX_NAME, MAX_TAG};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(put_agent, get_agent)).routes(routes!(list_agents))
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum AgentKind {
-    Ai,
-    Human,
 }
 
 /// Create or update an agent. On update, an absent field keeps its value; on create it takes
@@ -46,68 +40,6 @@ pub struct AgentInput {
     pub expertise: Option<Vec<String>>,
     /// Retired agents keep their history but may not act; default true.
     pub active: Option<bool>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Agent {
-    pub id: String,
-    pub display_name: Option<String>,
-    pub kind: AgentKind,
-    pub roles: Vec<String>,
-    pub can_review: bool,
-    pub can_author: bool,
-    pub expertise: Vec<String>,
-    pub active: bool,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
-
-impl From<AgentRow> for Agent {
-    fn from(a: AgentRow) -> Self {
-        Agent {
-            id: a.id,
-            display_name: a.display_name,
-            kind: if a.kind == "human" { AgentKind::Human } else { AgentKind::Ai },
-            roles: a.roles,
-            can_review: a.can_review,
-            can_author: a.can_author,
-            expertise: a.expertise,
-            active: a.active,
-            created_at: a.created_at,
-            updated_at: a.updated_at,
-        }
-    }
-}
-
-/// An active lockout of the agent.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AgentLockout {
-    pub artifact: String,
-    /// The rejected version the agent was credited on.
-    pub version: i32,
-    pub reason: Option<String>,
-    pub reviewer: String,
-    pub locked_at: DateTime<Utc>,
-}
-
-impl From<AgentLockoutRow> for AgentLockout {
-    fn from(l: AgentLockoutRow) -> Self {
-        AgentLockout {
-            artifact: l.artifact,
-            version: l.version,
-            reason: l.reason,
-            reviewer: l.reviewer,
-            locked_at: l.locked_at,
-        }
-    }
-}
-
-/// An agent with its active lockouts.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AgentDetail {
-    #[serde(flatten)]
-    pub agent: Agent,
-    pub lockouts: Vec<AgentLockout>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -144,9 +76,7 @@ async fn put_agent(
         expertise: input.expertise,
         active: input.active,
     };
-    let (agent, created) = service::put_agent(&state.pool, &caller, &team, &agent, changes).await?;
-    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
-    Ok((status, axum::Json(agent.into())))
+    service::put_agent(&state.pool, &caller, &team, &agent, changes).await.map(json)
 }
 
 /// One agent with its active lockouts.
@@ -168,15 +98,21 @@ async fn get_agent(
 /// The team's agents in id order, a page at a time.
 #[utoipa::path(get, path = "/v1/teams/{team}/agents", tag = "agents",
     params(("team" = String, Path, description = "team id"), PageQuery),
-    responses((status = 200, description = "a page of agents", body = AgentPage)))]
+    responses((status = 200, description = "a page of agents", body = AgentPage, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn list_agents(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Path(team): Path<String>,
     Query(page): Query<PageQuery>,
-) -> Result<axum::Json<AgentPage>> {
+) -> Result<Response> {
     let limit = page.limit()?;
-    let rows = service::list_agents(&state.pool, &caller, &team, page.cursor.as_deref(), limit + 1).await?;
-    let (items, next_cursor) = paginate(rows, limit, |a| a.id.clone());
-    Ok(axum::Json(AgentPage { items: items.into_iter().map(Into::into).collect(), next_cursor }))
+    let etag = service::lists_etag(&state.pool, &caller, &team).await?;
+    conditional::respond(&headers, &etag, async {
+        let rows =
+            service::list_agents(&state.pool, &caller, &team, page.cursor.as_deref(), limit + 1).await?;
+        let (items, next_cursor) = paginate(rows, limit, |a| a.id.clone());
+        Ok(AgentPage { items: items.into_iter().map(Into::into).collect(), next_cursor })
+    })
+    .await
 }

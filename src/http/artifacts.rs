@@ -1,7 +1,8 @@
 //! Artifacts, versions, reviews, assignment, resolution and lockout lifts.
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -10,10 +11,12 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::domain::State as ArtifactState;
 use crate::error::{Error, Result};
-use crate::http::extract::{Json, Path, Query};
+use crate::http::conditional;
+use crate::http::extract::{Json, Path, Query, json};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
 use crate::service::artifacts as service;
+use crate::service::teams;
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -82,8 +85,7 @@ async fn create_artifact(
         input.summary.as_deref(),
     );
     fields.finish()?;
-    let status = service::create(&state.pool, &caller, &team, input).await?;
-    Ok((StatusCode::CREATED, axum::Json(status)))
+    service::create(&state.pool, &caller, &team, input).await.map(json)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -104,13 +106,14 @@ pub struct ArtifactFilter {
 /// The team's artifacts in key order, a page at a time.
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts", tag = "artifacts",
     params(("team" = String, Path, description = "team id"), ArtifactFilter),
-    responses((status = 200, description = "a page of artifacts", body = Page<ArtifactSummary>)))]
+    responses((status = 200, description = "a page of artifacts", body = Page<ArtifactSummary>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn list_artifacts(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Path(team): Path<String>,
     Query(filter): Query<ArtifactFilter>,
-) -> Result<axum::Json<Page<ArtifactSummary>>> {
+) -> Result<Response> {
     let limit = limit(filter.limit)?;
     if let Some(s) = &filter.state
         && ArtifactState::parse(s).is_none()
@@ -120,30 +123,35 @@ async fn list_artifacts(
             "must be one of in_review, changes_requested, in_revision, approved, deadlocked, abandoned",
         ));
     }
-    let rows = service::list(
-        &state.pool,
-        &caller,
-        &team,
-        filter.state.as_deref(),
-        filter.agent.as_deref(),
-        filter.cursor.as_deref(),
-        limit + 1,
-    )
-    .await?;
-    let (items, next_cursor) = paginate(rows, limit, |a| a.key.clone());
-    Ok(axum::Json(Page { items, next_cursor }))
+    let etag = teams::lists_etag(&state.pool, &caller, &team).await?;
+    conditional::respond(&headers, &etag, async {
+        let (state_filter, agent, cursor) =
+            (filter.state.as_deref(), filter.agent.as_deref(), filter.cursor.as_deref());
+        let rows = service::list(&state.pool, &caller, &team, state_filter, agent, cursor, limit + 1).await?;
+        let (items, next_cursor) = paginate(rows, limit, |a| a.key.clone());
+        Ok(Page { items, next_cursor })
+    })
+    .await
 }
 
 /// The artifact's status.
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}", tag = "artifacts",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key; `/` encoded as `%2F`")),
-    responses((status = 200, description = "the status", body = ArtifactStatus)))]
+    responses((status = 200, description = "the status", body = ArtifactStatus,
+               headers(("ETag" = String, description = "the artifact's revision; send it as `If-Match` on a write"))),
+              (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn get_artifact(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Path((team, key)): Path<(String, String)>,
-) -> Result<axum::Json<ArtifactStatus>> {
-    Ok(axum::Json(service::get(&state.pool, &caller, &team, &key).await?))
+) -> Result<Response> {
+    let etag = service::etag(service::revision(&state.pool, &caller, &team, &key).await?);
+    if conditional::matches(&headers, &etag) {
+        return Ok(conditional::not_modified(&etag));
+    }
+    let status = service::get(&state.pool, &caller, &team, &key).await?;
+    Ok(conditional::tagged(&service::etag(status.revision), axum::Json(status)))
 }
 
 /// Submit the next version (R5, R6): the assignee's revision, a supersede by the author of the
@@ -169,8 +177,7 @@ async fn submit_version(
         input.summary.as_deref(),
     );
     fields.finish()?;
-    let version = service::submit_version(&state.pool, &caller, &team, &key, input).await?;
-    Ok((StatusCode::CREATED, axum::Json(version)))
+    service::submit_version(&state.pool, &caller, &team, &key, input).await.map(json)
 }
 
 /// The artifact's versions with their reviews, oldest first.
@@ -238,8 +245,7 @@ async fn review(
         fields.opt_text("evidence.approval_condition", e.approval_condition.as_deref(), MAX_TEXT);
     }
     fields.finish()?;
-    let outcome = service::review(&state.pool, &caller, &team, &key, n, input).await?;
-    Ok((StatusCode::CREATED, axum::Json(outcome)))
+    service::review(&state.pool, &caller, &team, &key, n, input).await.map(json)
 }
 
 /// Assign the agent who writes the revision (R5): verified not locked out before it is spawned.
@@ -259,8 +265,7 @@ async fn assign(
     fields.slug("agent", &input.agent);
     fields.opt_text("note", input.note.as_deref(), MAX_TEXT);
     fields.finish()?;
-    let status = service::assign(&state.pool, &caller, &team, &key, input).await?;
-    Ok((StatusCode::CREATED, axum::Json(status)))
+    service::assign(&state.pool, &caller, &team, &key, input).await.map(json)
 }
 
 /// Release the assignment: back to `changes_requested`.
@@ -273,8 +278,8 @@ async fn release(
     State(state): State<AppState>,
     caller: Caller,
     Path((team, key)): Path<(String, String)>,
-) -> Result<axum::Json<ArtifactStatus>> {
-    Ok(axum::Json(service::release(&state.pool, &caller, &team, &key).await?))
+) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
+    service::release(&state.pool, &caller, &team, &key).await.map(json)
 }
 
 /// The user resolves a deadlock (R9): assign an agent who is not locked out, or abandon.
@@ -289,14 +294,14 @@ async fn resolve(
     caller: Caller,
     Path((team, key)): Path<(String, String)>,
     Json(input): Json<ResolutionInput>,
-) -> Result<axum::Json<ArtifactStatus>> {
+) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
     let mut fields = Fields::new();
     if let Some(agent) = &input.agent {
         fields.slug("agent", agent);
     }
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    Ok(axum::Json(service::resolve(&state.pool, &caller, &team, &key, input).await?))
+    service::resolve(&state.pool, &caller, &team, &key, input).await.map(json)
 }
 
 /// The user lifts one agent's lockout early (R10).
@@ -310,9 +315,9 @@ async fn lift(
     caller: Caller,
     Path((team, key, agent)): Path<(String, String, String)>,
     Json(input): Json<LiftInput>,
-) -> Result<axum::Json<ArtifactStatus>> {
+) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
     let mut fields = Fields::new();
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    Ok(axum::Json(service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await?))
+    service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await.map(json)
 }

@@ -3,6 +3,7 @@
 
 pub mod agents;
 pub mod artifacts;
+pub mod conditional;
 pub mod extract;
 pub mod health;
 pub mod paging;
@@ -18,7 +19,10 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::Required;
+use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Content, OpenApi as Spec, Ref, RefOr, Response as SpecResponse, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
@@ -75,6 +79,7 @@ pub fn app(state: AppState) -> axum::Router {
             )
         })
         .with_state(state)
+        .layer(middleware::from_fn(extract::idempotency_key))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(middleware::from_fn_with_state(timeout, time_limit))
         .layer(CatchPanicLayer::custom(|_| {
@@ -150,17 +155,50 @@ impl Modify for CommonResponses {
             ("500", "`internal`: an unexpected error; the cause is logged, never returned"),
             ("503", "`unavailable`: the database is unreachable or the request timed out"),
         ];
+        let header = |name: &str, description: &str| {
+            RefOr::T(
+                ParameterBuilder::new()
+                    .name(name)
+                    .parameter_in(ParameterIn::Header)
+                    .required(Required::False)
+                    .description(Some(description))
+                    .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+                    .build(),
+            )
+        };
         for (path, item) in spec.paths.paths.iter_mut() {
             if !path.starts_with("/v1/") {
                 continue;
             }
-            for op in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
-                op.security = Some(vec![utoipa::openapi::security::SecurityRequirement::new(
-                    "bearer",
-                    Vec::<String>::new(),
-                )]);
+            // Writes to one artifact take `If-Match` with the ETag of its status.
+            let artifact_write = path.starts_with("/v1/teams/{team}/artifacts/{key}/");
+            let reads = item.get.iter_mut().map(|op| (op, false));
+            let writes =
+                [&mut item.put, &mut item.post, &mut item.delete].into_iter().flatten().map(|op| (op, true));
+            for (op, write) in reads.chain(writes) {
+                op.security = Some(vec![SecurityRequirement::new("bearer", Vec::<String>::new())]);
                 for (status, description) in common {
                     op.responses.responses.entry(status.into()).or_insert_with(|| problem(description));
+                }
+                if !write {
+                    continue;
+                }
+                let parameters = op.parameters.get_or_insert_with(Vec::new);
+                parameters.push(header(
+                    "Idempotency-Key",
+                    "Makes a retry safe: a repeat with the same key from the same token within 24 hours \
+                     answers the first response again, with `Idempotency-Replayed: true`, and changes \
+                     nothing; the same key with another request is 422 `idempotency_key_reused`.",
+                ));
+                if artifact_write {
+                    parameters.push(header(
+                        "If-Match",
+                        "The artifact's ETag as last read: a write to an artifact that changed since is \
+                         412 `precondition_failed`.",
+                    ));
+                    op.responses.responses.entry("412".into()).or_insert_with(|| {
+                        problem("`precondition_failed`: `If-Match` does not match the artifact's ETag")
+                    });
                 }
             }
         }

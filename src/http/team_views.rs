@@ -1,6 +1,8 @@
 //! Team-wide views: lockouts, escalations, checks and the event feed.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -8,10 +10,12 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::{Error, Result};
+use crate::http::conditional;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
 use crate::service::artifacts as service;
+use crate::service::teams;
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -35,37 +39,43 @@ pub struct LockoutFilter {
 /// The team's active lockouts, by artifact and agent.
 #[utoipa::path(get, path = "/v1/teams/{team}/lockouts", tag = "lockouts",
     params(("team" = String, Path, description = "team id"), LockoutFilter),
-    responses((status = 200, description = "the active lockouts", body = Page<Lockout>)))]
+    responses((status = 200, description = "the active lockouts", body = Page<Lockout>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn lockouts(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Path(team): Path<String>,
     Query(filter): Query<LockoutFilter>,
-) -> Result<axum::Json<Page<Lockout>>> {
-    let items =
-        service::lockouts(&state.pool, &caller, &team, filter.agent.as_deref(), filter.artifact.as_deref())
-            .await?;
-    Ok(axum::Json(Page { items, next_cursor: None }))
+) -> Result<Response> {
+    let etag = teams::lists_etag(&state.pool, &caller, &team).await?;
+    conditional::respond(&headers, &etag, async {
+        let (agent, artifact) = (filter.agent.as_deref(), filter.artifact.as_deref());
+        let items = service::lockouts(&state.pool, &caller, &team, agent, artifact).await?;
+        Ok(Page { items, next_cursor: None })
+    })
+    .await
 }
 
 /// Open escalations: deadlocked artifacts waiting for the user, with their details.
 #[utoipa::path(get, path = "/v1/teams/{team}/escalations", tag = "escalations",
     params(("team" = String, Path, description = "team id"), PageQuery),
-    responses((status = 200, description = "a page of open escalations", body = Page<Escalation>)))]
+    responses((status = 200, description = "a page of open escalations", body = Page<Escalation>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn escalations(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Path(team): Path<String>,
     Query(page): Query<PageQuery>,
-) -> Result<axum::Json<Page<Escalation>>> {
-    let limit = limit(page.limit)?;
-    let after = match page.cursor.as_deref() {
-        None => 0,
-        Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
-    };
-    let rows = service::escalations(&state.pool, &caller, &team, after, limit + 1).await?;
-    let (items, next_cursor) = paginate(rows, limit, |e| e.id.to_string());
-    Ok(axum::Json(Page { items, next_cursor }))
+) -> Result<Response> {
+    let limit = page.limit()?;
+    let after = page.after()?;
+    let etag = teams::lists_etag(&state.pool, &caller, &team).await?;
+    conditional::respond(&headers, &etag, async {
+        let rows = service::escalations(&state.pool, &caller, &team, after, limit + 1).await?;
+        let (items, next_cursor) = paginate(rows, limit, |e| e.id.to_string());
+        Ok(Page { items, next_cursor })
+    })
+    .await
 }
 
 /// May this agent write this artifact or these files? For spawn-time and write-time hooks.

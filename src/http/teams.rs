@@ -1,29 +1,19 @@
 use axum::extract::State;
 use axum::http::StatusCode;
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use crate::auth::Caller;
 use crate::error::Result;
-use crate::http::extract::{Json, Path};
+use crate::http::extract::{Json, Path, json};
+use crate::resources::{ProfileName, Team};
 use crate::service::teams::{self as service, TeamChanges};
-use crate::store::teams::TeamRow;
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(put_team, get_team))
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ProfileName {
-    /// R1–R10.
-    Standard,
-    /// R1–R10 plus grounded rejections and the rejecting reviewer's exclusion (R11).
-    Waza,
 }
 
 /// A team's policy (R11). On update, an absent field keeps its value.
@@ -43,34 +33,6 @@ pub struct TeamInput {
     #[schema(max_length = 200)]
     pub display_name: Option<String>,
     pub policy: Option<PolicyInput>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Policy {
-    pub profile: ProfileName,
-    pub required_approvals: i32,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Team {
-    pub id: String,
-    pub display_name: Option<String>,
-    pub policy: Policy,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
-
-impl From<TeamRow> for Team {
-    fn from(t: TeamRow) -> Self {
-        let profile = if t.profile == "waza" { ProfileName::Waza } else { ProfileName::Standard };
-        Team {
-            id: t.id,
-            display_name: t.display_name,
-            policy: Policy { profile, required_approvals: t.required_approvals },
-            created_at: t.created_at,
-            updated_at: t.updated_at,
-        }
-    }
 }
 
 /// Create (201) or update (200) a team. Only the server-wide admin token creates teams.
@@ -101,9 +63,7 @@ async fn put_team(
             .map(|p| if matches!(p, ProfileName::Waza) { "waza" } else { "standard" }.into()),
         required_approvals: policy.required_approvals.map(|n| n as i32),
     };
-    let (team, created) = service::put_team(&state.pool, &caller, &team, changes).await?;
-    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
-    Ok((status, axum::Json(team.into())))
+    service::put_team(&state.pool, &caller, &team, changes).await.map(json)
 }
 
 /// The team and its policy.

@@ -1,6 +1,5 @@
 use axum::extract::State;
 use axum::http::StatusCode;
-use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -9,9 +8,9 @@ use uuid::Uuid;
 use crate::AppState;
 use crate::auth::{Caller, Scope};
 use crate::error::Result;
-use crate::http::extract::{Json, Path};
+use crate::http::extract::{Json, Path, json};
+use crate::resources::{CreatedToken, Token};
 use crate::service::teams as service;
-use crate::store::tokens::TokenRow;
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -25,31 +24,8 @@ pub struct TokenInput {
     #[schema(max_length = 200)]
     pub name: String,
     pub scope: Scope,
-}
-
-/// A token as listed: never its secret.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Token {
-    pub id: Uuid,
-    pub name: String,
-    pub scope: String,
-    pub created_at: DateTime<Utc>,
-}
-
-impl From<TokenRow> for Token {
-    fn from(t: TokenRow) -> Self {
-        Token { id: t.id, name: t.name, scope: t.scope, created_at: t.created_at }
-    }
-}
-
-/// A new token with its secret, shown only in this response.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct CreatedToken {
-    #[serde(flatten)]
-    pub info: Token,
-    /// The bearer secret. It is stored only as a hash and cannot be shown again.
-    #[schema(example = "rl_5f0c…")]
-    pub token: String,
+    /// For scope `agent`: the agent the token acts as (and only for that scope).
+    pub agent: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -70,10 +46,16 @@ async fn create_token(
 ) -> Result<(StatusCode, axum::Json<CreatedToken>)> {
     let mut fields = Fields::new();
     fields.text("name", &input.name, MAX_NAME);
+    match (input.scope, &input.agent) {
+        (Scope::Agent, Some(agent)) => fields.slug("agent", agent),
+        (Scope::Agent, None) => fields.add("agent", "an `agent` token names its agent"),
+        (_, Some(_)) => fields.add("agent", "only an `agent` token names an agent"),
+        (_, None) => {}
+    }
     fields.finish()?;
-    let (token, secret) =
-        service::create_token(&state.pool, &caller, &team, input.name.trim(), input.scope).await?;
-    Ok((StatusCode::CREATED, axum::Json(CreatedToken { info: token.into(), token: secret })))
+    service::create_token(&state.pool, &caller, &team, input.name.trim(), input.scope, input.agent.as_deref())
+        .await
+        .map(json)
 }
 
 /// The team's live tokens, without secrets.
@@ -98,6 +80,5 @@ async fn revoke_token(
     caller: Caller,
     Path((team, id)): Path<(String, Uuid)>,
 ) -> Result<StatusCode> {
-    service::revoke_token(&state.pool, &caller, &team, id).await?;
-    Ok(StatusCode::NO_CONTENT)
+    Ok(service::revoke_token(&state.pool, &caller, &team, id).await?.0)
 }

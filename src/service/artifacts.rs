@@ -1,5 +1,5 @@
-//! The protocol's use cases. Each write is one transaction: lock the artifact row, load it,
-//! let `domain` decide, write the effects, build the status, append the event, commit.
+//! The protocol's use cases. Each write is one transaction ([`write`]): lock the artifact row,
+//! load it, let `domain` decide, write the effects, build the status, append the event, commit.
 
 use axum::http::StatusCode;
 use globset::GlobBuilder;
@@ -13,6 +13,7 @@ use crate::domain::{
 };
 use crate::error::{Error, Result, ResultExt};
 use crate::resources::*;
+use crate::service::write::{self, Reply, Write};
 use crate::store::artifacts::{self as store, ArtifactUpdate, Loaded, NewArtifact, NewReview, NewVersion};
 use crate::store::events::{self, NewEvent};
 use crate::store::{agents, teams};
@@ -21,10 +22,6 @@ use crate::store::{agents, teams};
 async fn team_context(conn: &mut PgConnection, team: &str) -> Result<(Policy, domain::Roster)> {
     let policy = teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
     Ok((policy, agents::roster(conn, team).await?))
-}
-
-async fn load_for_update(conn: &mut PgConnection, team: &str, key: &str) -> Result<Loaded> {
-    store::load(conn, team, key, true).await?.ok_or_else(|| artifact_not_found(key))
 }
 
 fn artifact_not_found(key: &str) -> Error {
@@ -43,16 +40,79 @@ fn locked_out_credit() -> Error {
     )
 }
 
+/// A write to one artifact: its row locked for the whole transaction (R13), the artifact as the
+/// rules see it, and the team's policy and roster.
+struct ArtifactWrite {
+    write: Write,
+    id: i64,
+    artifact: domain::Artifact,
+    policy: Policy,
+    roster: domain::Roster,
+}
+
+impl ArtifactWrite {
+    /// Locks and loads the artifact. A stale `If-Match` is 412 `precondition_failed`.
+    async fn open(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactWrite> {
+        let mut write = write::begin(pool, caller).await?;
+        let loaded =
+            store::load(&mut write.tx, team, key, true).await?.ok_or_else(|| artifact_not_found(key))?;
+        if let Some(expected) = &caller.if_match {
+            let current = etag(loaded.artifact.revision);
+            if expected.trim() != "*"
+                && !expected.split(',').any(|tag| tag.trim().trim_start_matches("W/") == current)
+            {
+                return Err(Error::refused(
+                    StatusCode::PRECONDITION_FAILED,
+                    "precondition_failed",
+                    format!("the artifact changed: its ETag is now {current}"),
+                ));
+            }
+        }
+        let (policy, roster) = team_context(&mut write.tx, team).await?;
+        let artifact = loaded.to_domain();
+        Ok(ArtifactWrite { write, id: loaded.artifact.id, artifact, policy, roster })
+    }
+
+    /// Moves the artifact to `state`, keeping its cycle, version and pending remedy.
+    async fn set_state(&mut self, state: State) -> Result<()> {
+        let update = ArtifactUpdate {
+            state,
+            cycle: self.artifact.cycle,
+            current_version: self.artifact.current.number,
+            pending_remedy: self.artifact.pending_remedy.as_ref(),
+        };
+        Ok(store::update(&mut self.write.tx, self.id, update).await?)
+    }
+
+    /// Builds the status the write leaves, appends the event and commits.
+    async fn commit(
+        mut self,
+        team: &str,
+        key: &str,
+        caller: &Caller,
+        event: NewEvent<'_>,
+        code: StatusCode,
+    ) -> Result<Reply<ArtifactStatus>> {
+        let status = status(&mut self.write.tx, team, key, self.policy, &self.roster).await?;
+        self.write.commit(team, caller, event, (code, status)).await
+    }
+}
+
+/// An artifact's ETag: its revision, which every change increases.
+pub fn etag(revision: i64) -> String {
+    format!("\"{revision}\"")
+}
+
 pub async fn create(
     pool: &PgPool,
     caller: &Caller,
     team: &str,
     input: ArtifactInput,
-) -> Result<ArtifactStatus> {
-    caller.require(team, Scope::Coordinator)?;
+) -> Result<Reply<ArtifactStatus>> {
+    caller.require_actor(team, &input.author)?;
     let contributors = contributors(input.contributors.as_deref());
-    let mut tx = pool.begin().await?;
-    let (policy, roster) = team_context(&mut tx, team).await?;
+    let mut write = write::begin(pool, caller).await?;
+    let (policy, roster) = team_context(&mut write.tx, team).await?;
     domain::decide_first_version(&roster, Credits { author: &input.author, contributors: &contributors })?;
     let paths = input.paths.unwrap_or_default();
     let new = NewArtifact {
@@ -62,7 +122,7 @@ pub async fn create(
         paths: &paths,
         author: &input.author,
     };
-    let id = store::insert(&mut tx, team, &new).await?.ok_or_else(|| {
+    let id = store::insert(&mut write.tx, team, &new).await?.ok_or_else(|| {
         Error::refused(
             StatusCode::CONFLICT,
             "artifact_exists",
@@ -77,16 +137,14 @@ pub async fn create(
         git_ref: input.git_ref.as_deref(),
         summary: input.summary.as_deref(),
     };
-    store::insert_version(&mut tx, team, id, &version)
+    store::insert_version(&mut write.tx, team, id, &version)
         .await
         .on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
-    let status = status(&mut tx, team, &input.key, policy, &roster).await?;
+    let status = status(&mut write.tx, team, &input.key, policy, &roster).await?;
     let data = json!({ "version": 1, "author": input.author, "contributors": input.contributors, "title": input.title });
     let event =
         NewEvent { artifact: Some(&input.key), kind: "artifact.created", actor: Some(&input.author), data };
-    events::append(&mut tx, team, caller, event).await?;
-    tx.commit().await?;
-    Ok(status)
+    write.commit(team, caller, event, (StatusCode::CREATED, status)).await
 }
 
 pub async fn submit_version(
@@ -95,16 +153,13 @@ pub async fn submit_version(
     team: &str,
     key: &str,
     input: VersionInput,
-) -> Result<Version> {
-    caller.require(team, Scope::Coordinator)?;
+) -> Result<Reply<Version>> {
+    caller.require_actor(team, &input.author)?;
     let contributors = contributors(input.contributors.as_deref());
-    let mut tx = pool.begin().await?;
-    let loaded = load_for_update(&mut tx, team, key).await?;
-    let (policy, roster) = team_context(&mut tx, team).await?;
-    let artifact = loaded.to_domain();
+    let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
     let credits = Credits { author: &input.author, contributors: &contributors };
-    let outcome = domain::decide_version(&artifact, &roster, policy, credits)?;
-    let id = loaded.artifact.id;
+    let outcome = domain::decide_version(&w.artifact, &w.roster, w.policy, credits)?;
+    let id = w.id;
     let version = NewVersion {
         number: outcome.number,
         cycle: outcome.cycle,
@@ -113,22 +168,23 @@ pub async fn submit_version(
         git_ref: input.git_ref.as_deref(),
         summary: input.summary.as_deref(),
     };
-    store::insert_version(&mut tx, team, id, &version)
+    let tx = &mut w.write.tx;
+    store::insert_version(tx, team, id, &version)
         .await
         .on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
     if outcome.kind == VersionKind::Revision {
-        store::end_assignment(&mut tx, id, "version").await?;
+        store::end_assignment(tx, id, "version").await?;
     }
     // A supersede keeps the cycle's pending remedy for the record; any other version ends it.
-    let pending = artifact.pending_remedy.as_ref().filter(|_| outcome.kind == VersionKind::Supersede);
+    let pending = w.artifact.pending_remedy.as_ref().filter(|_| outcome.kind == VersionKind::Supersede);
     let update = ArtifactUpdate {
         state: State::InReview,
         cycle: outcome.cycle,
         current_version: outcome.number,
         pending_remedy: pending,
     };
-    store::update(&mut tx, id, update).await?;
-    let version = version_view(&mut tx, id, outcome.number).await?;
+    store::update(tx, id, update).await?;
+    let version = version_view(tx, id, outcome.number).await?;
     let kind = match outcome.kind {
         VersionKind::Supersede => "supersede",
         VersionKind::Revision => "revision",
@@ -138,9 +194,7 @@ pub async fn submit_version(
     let data = json!({ "version": outcome.number, "cycle": outcome.cycle, "kind": kind, "author": input.author,
                        "contributors": input.contributors, "state": State::InReview.as_str() });
     let event = NewEvent { artifact: Some(key), kind: "version.submitted", actor: Some(&input.author), data };
-    events::append(&mut tx, team, caller, event).await?;
-    tx.commit().await?;
-    Ok(version)
+    w.write.commit(team, caller, event, (StatusCode::CREATED, version)).await
 }
 
 pub async fn review(
@@ -150,12 +204,9 @@ pub async fn review(
     key: &str,
     number: i32,
     input: ReviewInput,
-) -> Result<ReviewOutcome> {
-    caller.require(team, Scope::Coordinator)?;
-    let mut tx = pool.begin().await?;
-    let loaded = load_for_update(&mut tx, team, key).await?;
-    let (policy, roster) = team_context(&mut tx, team).await?;
-    let artifact = loaded.to_domain();
+) -> Result<Reply<ReviewOutcome>> {
+    caller.require_actor(team, &input.reviewer)?;
+    let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
     let remedy = input.remedy.as_ref().map(|r| Remedy {
         action: match r.action {
             RemedyActionName::Reassign => RemedyAction::Reassign,
@@ -182,11 +233,12 @@ pub async fn review(
         remedy: remedy.as_ref(),
         evidence: evidence.as_ref(),
     };
-    let outcome = domain::decide_review(&artifact, &roster, policy, request)?;
-    let id = loaded.artifact.id;
+    let outcome = domain::decide_review(&w.artifact, &w.roster, w.policy, request)?;
+    let (id, cycle) = (w.id, w.artifact.cycle);
     let verdict = if input.verdict == VerdictName::Approve { "approve" } else { "reject" };
+    let tx = &mut w.write.tx;
     let row = store::insert_review(
-        &mut tx,
+        tx,
         team,
         id,
         NewReview {
@@ -214,45 +266,35 @@ pub async fn review(
                            "kind": outcome.kind.as_str(), "state": state.as_str() });
     match &outcome.result {
         ReviewResult::ApprovalRecorded { approvals, required } => {
-            store::touch(&mut tx, id).await?;
+            store::touch(tx, id).await?;
             data["approvals"] = json!(approvals);
             data["required_approvals"] = json!(required);
         }
         ReviewResult::Approved => {
-            store::clear_lockouts(&mut tx, id).await?;
-            let update = ArtifactUpdate {
-                state,
-                cycle: artifact.cycle,
-                current_version: number,
-                pending_remedy: None,
-            };
-            store::update(&mut tx, id, update).await?;
+            store::clear_lockouts(tx, id).await?;
+            let update = ArtifactUpdate { state, cycle, current_version: number, pending_remedy: None };
+            store::update(tx, id, update).await?;
         }
         ReviewResult::Rejected { lockouts, pending, deadlocked } => {
-            store::insert_lockouts(&mut tx, team, id, artifact.cycle, number, row.id, lockouts).await?;
-            let update = ArtifactUpdate {
-                state,
-                cycle: artifact.cycle,
-                current_version: number,
-                pending_remedy: Some(pending),
-            };
-            store::update(&mut tx, id, update).await?;
+            store::insert_lockouts(tx, team, id, cycle, number, row.id, lockouts).await?;
+            let update =
+                ArtifactUpdate { state, cycle, current_version: number, pending_remedy: Some(pending) };
+            store::update(tx, id, update).await?;
             data["lockouts"] = json!(lockouts);
             data["reason"] = json!(pending.reason);
             data["remedy"] = json!(input.remedy);
             if *deadlocked {
-                let details = escalation_details(&mut tx, team, id, artifact.cycle).await?;
-                store::open_escalation(&mut tx, team, id, &details).await?;
+                let details = escalation_details(tx, team, id, cycle).await?;
+                store::open_escalation(tx, team, id, &details).await?;
                 data["deadlocked"] = json!(true);
             }
         }
     }
-    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let status = status(tx, team, key, w.policy, &w.roster).await?;
     let kind = if verdict == "approve" { "review.approved" } else { "review.rejected" };
     let event = NewEvent { artifact: Some(key), kind, actor: Some(&input.reviewer), data };
-    events::append(&mut tx, team, caller, event).await?;
-    tx.commit().await?;
-    Ok(ReviewOutcome { review: review_view(row), artifact: status })
+    let outcome = ReviewOutcome { review: review_view(row), artifact: status };
+    w.write.commit(team, caller, event, (StatusCode::CREATED, outcome)).await
 }
 
 /// R9: what the user needs to decide: every version of the cycle with its authors, the
@@ -277,19 +319,16 @@ pub async fn assign(
     team: &str,
     key: &str,
     input: AssignmentInput,
-) -> Result<ArtifactStatus> {
+) -> Result<Reply<ArtifactStatus>> {
     caller.require(team, Scope::Coordinator)?;
-    let mut tx = pool.begin().await?;
-    let loaded = load_for_update(&mut tx, team, key).await?;
-    let (policy, roster) = team_context(&mut tx, team).await?;
-    let artifact = loaded.to_domain();
-    domain::decide_assignment(&artifact, &roster, policy, &input.agent)?;
-    let id = loaded.artifact.id;
+    let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
+    domain::decide_assignment(&w.artifact, &w.roster, w.policy, &input.agent)?;
+    let (id, cycle) = (w.id, w.artifact.cycle);
     store::insert_assignment(
-        &mut tx,
+        &mut w.write.tx,
         team,
         id,
-        artifact.cycle,
+        cycle,
         &input.agent,
         input.note.as_deref(),
         "coordinator",
@@ -298,43 +337,21 @@ pub async fn assign(
     .on_constraint("assignments_one_active", || {
         Error::refused(StatusCode::CONFLICT, "invalid_state", "the artifact already has an active assignment")
     })?;
-    let update = ArtifactUpdate {
-        state: State::InRevision,
-        cycle: artifact.cycle,
-        current_version: artifact.current.number,
-        pending_remedy: artifact.pending_remedy.as_ref(),
-    };
-    store::update(&mut tx, id, update).await?;
-    let status = status(&mut tx, team, key, policy, &roster).await?;
+    w.set_state(State::InRevision).await?;
     let data = json!({ "agent": input.agent, "note": input.note, "state": State::InRevision.as_str() });
     let event = NewEvent { artifact: Some(key), kind: "assignment.created", actor: Some(&input.agent), data };
-    events::append(&mut tx, team, caller, event).await?;
-    tx.commit().await?;
-    Ok(status)
+    w.commit(team, key, caller, event, StatusCode::CREATED).await
 }
 
-pub async fn release(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactStatus> {
+pub async fn release(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<Reply<ArtifactStatus>> {
     caller.require(team, Scope::Coordinator)?;
-    let mut tx = pool.begin().await?;
-    let loaded = load_for_update(&mut tx, team, key).await?;
-    let (policy, roster) = team_context(&mut tx, team).await?;
-    let artifact = loaded.to_domain();
-    let agent = domain::decide_release(&artifact)?;
-    let id = loaded.artifact.id;
-    store::end_assignment(&mut tx, id, "released").await?;
-    let update = ArtifactUpdate {
-        state: State::ChangesRequested,
-        cycle: artifact.cycle,
-        current_version: artifact.current.number,
-        pending_remedy: artifact.pending_remedy.as_ref(),
-    };
-    store::update(&mut tx, id, update).await?;
-    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
+    let agent = domain::decide_release(&w.artifact)?;
+    store::end_assignment(&mut w.write.tx, w.id, "released").await?;
+    w.set_state(State::ChangesRequested).await?;
     let data = json!({ "agent": agent, "state": State::ChangesRequested.as_str() });
     let event = NewEvent { artifact: Some(key), kind: "assignment.released", actor: Some(&agent), data };
-    events::append(&mut tx, team, caller, event).await?;
-    tx.commit().await?;
-    Ok(status)
+    w.commit(team, key, caller, event, StatusCode::OK).await
 }
 
 pub async fn resolve(
@@ -343,12 +360,8 @@ pub async fn resolve(
     team: &str,
     key: &str,
     input: ResolutionInput,
-) -> Result<ArtifactStatus> {
+) -> Result<Reply<ArtifactStatus>> {
     caller.require(team, Scope::User)?;
-    let mut tx = pool.begin().await?;
-    let loaded = load_for_update(&mut tx, team, key).await?;
-    let (policy, roster) = team_context(&mut tx, team).await?;
-    let artifact = loaded.to_domain();
     let resolution = match (input.action, input.agent.as_deref()) {
         (ResolutionAction::Assign, Some(agent)) => Resolution::Assign(agent),
         (ResolutionAction::Assign, None) => {
@@ -359,31 +372,23 @@ pub async fn resolve(
             return Err(Error::invalid("agent", "an `abandon` resolution names no agent"));
         }
     };
-    let state = domain::decide_resolution(&artifact, &roster, policy, resolution)?;
-    let id = loaded.artifact.id;
+    let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
+    let state = domain::decide_resolution(&w.artifact, &w.roster, w.policy, resolution)?;
+    let (id, cycle) = (w.id, w.artifact.cycle);
     if let Resolution::Assign(agent) = resolution {
-        store::insert_assignment(&mut tx, team, id, artifact.cycle, agent, Some(&input.reason), "user")
+        store::insert_assignment(&mut w.write.tx, team, id, cycle, agent, Some(&input.reason), "user")
             .await?;
     }
-    let update = ArtifactUpdate {
-        state,
-        cycle: artifact.cycle,
-        current_version: artifact.current.number,
-        pending_remedy: artifact.pending_remedy.as_ref(),
-    };
-    store::update(&mut tx, id, update).await?;
+    w.set_state(state).await?;
     let action = if input.action == ResolutionAction::Assign { "assign" } else { "abandon" };
     let resolution =
         json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": caller.token_name });
-    store::resolve_escalation(&mut tx, id, &resolution).await?;
-    let status = status(&mut tx, team, key, policy, &roster).await?;
+    store::resolve_escalation(&mut w.write.tx, id, &resolution).await?;
     let data =
         json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state.as_str() });
     let event =
         NewEvent { artifact: Some(key), kind: "escalation.resolved", actor: input.agent.as_deref(), data };
-    events::append(&mut tx, team, caller, event).await?;
-    tx.commit().await?;
-    Ok(status)
+    w.commit(team, key, caller, event, StatusCode::OK).await
 }
 
 pub async fn lift(
@@ -393,21 +398,27 @@ pub async fn lift(
     key: &str,
     agent: &str,
     reason: &str,
-) -> Result<ArtifactStatus> {
+) -> Result<Reply<ArtifactStatus>> {
     caller.require(team, Scope::User)?;
-    let mut tx = pool.begin().await?;
-    let loaded = load_for_update(&mut tx, team, key).await?;
-    let (policy, roster) = team_context(&mut tx, team).await?;
-    domain::decide_lift(&loaded.to_domain(), agent)?;
-    let id = loaded.artifact.id;
-    store::lift_lockout(&mut tx, id, agent, reason).await?;
-    store::touch(&mut tx, id).await?;
-    let status = status(&mut tx, team, key, policy, &roster).await?;
+    let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
+    domain::decide_lift(&w.artifact, agent)?;
+    store::lift_lockout(&mut w.write.tx, w.id, agent, reason).await?;
+    store::touch(&mut w.write.tx, w.id).await?;
     let data = json!({ "agent": agent, "reason": reason });
     let event = NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent), data };
-    events::append(&mut tx, team, caller, event).await?;
-    tx.commit().await?;
-    Ok(status)
+    w.commit(team, key, caller, event, StatusCode::OK).await
+}
+
+/// The artifact's revision alone: enough to answer a conditional GET.
+pub async fn revision(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<i64> {
+    caller.require(team, Scope::Read)?;
+    let revision: Option<i64> =
+        sqlx::query_scalar("select revision from artifacts where team_id = $1 and key = $2")
+            .bind(team)
+            .bind(key)
+            .fetch_optional(&mut *pool.acquire().await?)
+            .await?;
+    revision.ok_or_else(|| artifact_not_found(key))
 }
 
 pub async fn get(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactStatus> {
@@ -640,7 +651,11 @@ pub async fn escalations(
 /// May the agent write? For an artifact: would a version it authors be accepted now (R5, R6,
 /// R11)? For file paths: is it locked out of an artifact whose globs match one (R6)?
 pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput) -> Result<CheckResult> {
-    caller.require(team, Scope::Read)?;
+    match caller.scope {
+        // An agent's token asks only about itself.
+        Scope::Agent => caller.require_actor(team, &input.agent)?,
+        _ => caller.require(team, Scope::Read)?,
+    }
     if input.artifact.is_none() && input.paths.is_none() {
         return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
     }

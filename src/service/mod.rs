@@ -3,3 +3,4 @@
 
 pub mod artifacts;
 pub mod teams;
+pub mod write;

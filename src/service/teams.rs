@@ -1,13 +1,16 @@
 //! Teams, their agents and their tokens.
 
+use axum::http::StatusCode;
 use serde_json::json;
 use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::auth::{self, Caller, Scope, team_not_found};
 use crate::error::{Error, Result};
+use crate::resources::{Agent, CreatedToken, Team};
+use crate::service::write::{self, Reply};
 use crate::store::agents::AgentRow;
-use crate::store::events::{self, NewEvent};
+use crate::store::events::NewEvent;
 use crate::store::teams::TeamRow;
 use crate::store::tokens::TokenRow;
 use crate::store::{agents, teams, tokens};
@@ -21,20 +24,16 @@ pub struct TeamChanges {
 }
 
 /// Creates the team (`true`) or updates it. Only a server-wide admin creates teams.
-pub async fn put_team(
-    pool: &PgPool,
-    caller: &Caller,
-    id: &str,
-    changes: TeamChanges,
-) -> Result<(TeamRow, bool)> {
-    let mut tx = pool.begin().await?;
-    let (team, created) = match teams::find_for_update(&mut tx, id).await? {
+pub async fn put_team(pool: &PgPool, caller: &Caller, id: &str, changes: TeamChanges) -> Result<Reply<Team>> {
+    let mut write = write::begin(pool, caller).await?;
+    let tx = &mut write.tx;
+    let (team, created) = match teams::find_for_update(tx, id).await? {
         Some(mut team) => {
             caller.require(id, Scope::Admin)?;
             team.display_name = changes.display_name.or(team.display_name);
             team.profile = changes.profile.unwrap_or(team.profile);
             team.required_approvals = changes.required_approvals.unwrap_or(team.required_approvals);
-            (teams::update(&mut tx, &team).await?, false)
+            (teams::update(tx, &team).await?, false)
         }
         None => {
             if !caller.is_server_admin() {
@@ -50,7 +49,7 @@ pub async fn put_team(
                 created_at: Default::default(),
                 updated_at: Default::default(),
             };
-            match teams::insert(&mut tx, &new).await? {
+            match teams::insert(tx, &new).await? {
                 Some(team) => (team, true),
                 // Another request created it between our read and insert: the client retries.
                 None => {
@@ -66,9 +65,9 @@ pub async fn put_team(
     let kind = if created { "team.created" } else { "team.updated" };
     let data = json!({ "team": team.id, "display_name": team.display_name, "profile": team.profile,
                        "required_approvals": team.required_approvals });
-    events::append(&mut tx, id, caller, NewEvent { artifact: None, kind, actor: None, data }).await?;
-    tx.commit().await?;
-    Ok((team, created))
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+    let event = NewEvent { artifact: None, kind, actor: None, data };
+    write.commit(id, caller, event, (status, team.into())).await
 }
 
 pub async fn get_team(pool: &PgPool, caller: &Caller, id: &str) -> Result<TeamRow> {
@@ -94,11 +93,12 @@ pub async fn put_agent(
     team: &str,
     id: &str,
     changes: AgentChanges,
-) -> Result<(AgentRow, bool)> {
+) -> Result<Reply<Agent>> {
     caller.require(team, Scope::Coordinator)?;
-    let mut tx = pool.begin().await?;
-    teams::find(&mut tx, team).await?.ok_or_else(|| team_not_found(team))?;
-    let current = agents::find_for_update(&mut tx, team, id).await?;
+    let mut write = write::begin(pool, caller).await?;
+    let tx = &mut write.tx;
+    teams::find(tx, team).await?.ok_or_else(|| team_not_found(team))?;
+    let current = agents::find_for_update(tx, team, id).await?;
     let base = current.unwrap_or_else(|| AgentRow {
         id: id.to_owned(),
         display_name: None,
@@ -121,13 +121,13 @@ pub async fn put_agent(
         active: changes.active.unwrap_or(base.active),
         ..base
     };
-    let (agent, created) = agents::upsert(&mut tx, team, &agent).await?;
+    let (agent, created) = agents::upsert(tx, team, &agent).await?;
     let kind = if created { "agent.created" } else { "agent.updated" };
     let data = json!({ "agent": agent.id, "kind": agent.kind, "roles": agent.roles, "can_review": agent.can_review,
                        "can_author": agent.can_author, "expertise": agent.expertise, "active": agent.active });
-    events::append(&mut tx, team, caller, NewEvent { artifact: None, kind, actor: Some(id), data }).await?;
-    tx.commit().await?;
-    Ok((agent, created))
+    let status = if created { StatusCode::CREATED } else { StatusCode::OK };
+    let event = NewEvent { artifact: None, kind, actor: Some(id), data };
+    write.commit(team, caller, event, (status, agent.into())).await
 }
 
 pub async fn get_agent(
@@ -165,23 +165,30 @@ pub async fn create_token(
     team: &str,
     name: &str,
     scope: Scope,
-) -> Result<(TokenRow, String)> {
+    agent: Option<&str>,
+) -> Result<Reply<CreatedToken>> {
     caller.require(team, Scope::Admin)?;
-    let mut tx = pool.begin().await?;
-    teams::find(&mut tx, team).await?.ok_or_else(|| team_not_found(team))?;
+    let mut write = write::begin(pool, caller).await?;
+    let tx = &mut write.tx;
+    teams::find(tx, team).await?.ok_or_else(|| team_not_found(team))?;
+    if let Some(agent) = agent
+        && agents::find(tx, team, agent).await?.is_none()
+    {
+        return Err(Error::invalid("agent", format!("agent '{agent}' does not exist in team '{team}'")));
+    }
     let secret = auth::new_secret();
     let token =
-        tokens::insert(&mut tx, Some(team), name, scope.as_str(), None, &auth::hash_secret(&secret)).await?;
-    let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
-    events::append(
-        &mut tx,
-        team,
-        caller,
-        NewEvent { artifact: None, kind: "token.created", actor: None, data },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok((token, secret))
+        tokens::insert(tx, Some(team), name, scope.as_str(), agent, &auth::hash_secret(&secret)).await?;
+    let data =
+        json!({ "token_id": token.id, "name": token.name, "scope": token.scope, "agent": token.agent_id });
+    let event = NewEvent { artifact: None, kind: "token.created", actor: None, data };
+    let created = CreatedToken { info: token.into(), token: Some(secret) };
+    // A replay of this request answers without the secret: it is never stored in clear.
+    let without_secret = |mut body: serde_json::Value| {
+        body["token"] = serde_json::Value::Null;
+        body
+    };
+    write.commit_storing(team, caller, event, (StatusCode::CREATED, created), without_secret).await
 }
 
 pub async fn list_tokens(pool: &PgPool, caller: &Caller, team: &str) -> Result<Vec<TokenRow>> {
@@ -192,20 +199,23 @@ pub async fn list_tokens(pool: &PgPool, caller: &Caller, team: &str) -> Result<V
 }
 
 /// Revokes a token with immediate effect: every lookup reads the database.
-pub async fn revoke_token(pool: &PgPool, caller: &Caller, team: &str, id: Uuid) -> Result<()> {
+pub async fn revoke_token(pool: &PgPool, caller: &Caller, team: &str, id: Uuid) -> Result<Reply<()>> {
     caller.require(team, Scope::Admin)?;
-    let mut tx = pool.begin().await?;
-    let token = tokens::revoke(&mut tx, team, id)
+    let mut write = write::begin(pool, caller).await?;
+    let token = tokens::revoke(&mut write.tx, team, id)
         .await?
         .ok_or_else(|| Error::NotFound(format!("token '{id}' does not exist in team '{team}'")))?;
     let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
-    events::append(
-        &mut tx,
-        team,
-        caller,
-        NewEvent { artifact: None, kind: "token.revoked", actor: None, data },
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(())
+    let event = NewEvent { artifact: None, kind: "token.revoked", actor: None, data };
+    write.commit(team, caller, event, (StatusCode::NO_CONTENT, ())).await
+}
+
+/// The ETag of the team's lists, read before the list itself: a list read after it is at least
+/// as new, so a client never keeps a stale list under a current tag.
+pub async fn lists_etag(pool: &PgPool, caller: &Caller, team: &str) -> Result<String> {
+    caller.require(team, Scope::Read)?;
+    let seq = teams::last_event_seq(&mut *pool.acquire().await?, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))?;
+    Ok(format!("\"e{seq}\""))
 }

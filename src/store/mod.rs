@@ -4,5 +4,6 @@
 pub mod agents;
 pub mod artifacts;
 pub mod events;
+pub mod idempotency;
 pub mod teams;
 pub mod tokens;

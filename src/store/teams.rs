@@ -72,3 +72,8 @@ pub async fn update(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<Tea
     .fetch_one(conn)
     .await
 }
+
+/// The team's last event seq: every change of the team increases it.
+pub async fn last_event_seq(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar("select last_event_seq from teams where id = $1").bind(id).fetch_optional(conn).await
+}

@@ -68,7 +68,9 @@ async fn create_token_validates_its_fields(pool: PgPool) {
         (json!({ "name": "  ", "scope": "read" }), "name"),
         (json!({ "name": "x".repeat(201), "scope": "read" }), "name"),
         (json!({ "name": "ci", "scope": "root" }), "scope"),
-        (json!({ "name": "ci", "scope": "agent" }), "scope"),
+        (json!({ "name": "ci", "scope": "agent" }), "agent"),
+        (json!({ "name": "ci", "scope": "agent", "agent": "nobody" }), "agent"),
+        (json!({ "name": "ci", "scope": "read", "agent": "nobody" }), "agent"),
         (json!({ "name": "ci", "scope": "Read" }), "scope"),
         (json!({ "name": "ci", "scope": null }), "scope"),
     ];

@@ -1,0 +1,79 @@
+//! The frame of every write: one transaction that first claims the request's
+//! `Idempotency-Key`, and last stores the response under it and appends the change's event.
+
+use axum::http::StatusCode;
+use serde::Serialize;
+use sqlx::{PgPool, Postgres, Transaction};
+
+use crate::auth::{Caller, IdempotencyKey};
+use crate::error::{Error, Result};
+use crate::store::events::{self, NewEvent};
+use crate::store::idempotency;
+
+/// A write's outcome: the HTTP status and the body.
+pub type Reply<T> = (StatusCode, T);
+
+pub struct Write {
+    pub tx: Transaction<'static, Postgres>,
+}
+
+/// Begins a write. A request whose key already has a response answers with it, replayed,
+/// before anything runs; the same key with another request is 422 `idempotency_key_reused`.
+pub async fn begin(pool: &PgPool, caller: &Caller) -> Result<Write> {
+    let mut tx = pool.begin().await?;
+    if let Some(IdempotencyKey { key, fingerprint }) = &caller.idempotency
+        && let Some(stored) = idempotency::claim(&mut tx, caller.key_owner(), key, fingerprint).await?
+    {
+        if stored.fingerprint != *fingerprint {
+            return Err(Error::refused(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for a different request (method, path or body)",
+            ));
+        }
+        let status = StatusCode::from_u16(stored.status as u16).unwrap_or(StatusCode::OK);
+        return Err(Error::Replayed { status, body: stored.body });
+    }
+    Ok(Write { tx })
+}
+
+impl Write {
+    /// Stores the response under the request's key, appends the event and commits. The event
+    /// comes last: it takes the team's seq under the team row's lock, held only until commit.
+    pub async fn commit<T: Serialize>(
+        self,
+        team: &str,
+        caller: &Caller,
+        event: NewEvent<'_>,
+        reply: Reply<T>,
+    ) -> Result<Reply<T>> {
+        self.commit_storing(team, caller, event, reply, |body| body).await
+    }
+
+    /// As [`Write::commit`], storing `stored(body)` for a replay: a response holding a secret
+    /// stores it without.
+    pub async fn commit_storing<T: Serialize>(
+        mut self,
+        team: &str,
+        caller: &Caller,
+        event: NewEvent<'_>,
+        reply: Reply<T>,
+        stored: impl FnOnce(serde_json::Value) -> serde_json::Value,
+    ) -> Result<Reply<T>> {
+        if let Some(IdempotencyKey { key, .. }) = &caller.idempotency {
+            let body = match reply.0 {
+                StatusCode::NO_CONTENT => Vec::new(),
+                _ => serde_json::to_vec(&stored(serde_json::to_value(&reply.1).map_err(internal)?))
+                    .map_err(internal)?,
+            };
+            idempotency::complete(&mut self.tx, caller.key_owner(), key, reply.0.as_u16(), &body).await?;
+        }
+        events::append(&mut self.tx, team, caller, event).await?;
+        self.tx.commit().await?;
+        Ok(reply)
+    }
+}
+
+fn internal(e: serde_json::Error) -> Error {
+    Error::Internal(format!("serializing a stored response: {e}"))
+}
