@@ -82,6 +82,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         admin_token_hash: admin_token.map(|t| Arc::new(auth::hash_secret(t))),
         request_timeout: config.request_timeout,
     };
+    tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     tracing::info!(listen = %listener.local_addr()?, "reviewlock serving");
     let stopping = Arc::new(tokio::sync::Notify::new());
@@ -114,6 +115,20 @@ async fn bootstrap_admin_token(pool: &PgPool) -> Result<(), sqlx::Error> {
         );
     }
     Ok(())
+}
+
+/// Deletes expired idempotency keys every ten minutes; a key expires 24 hours after its request.
+async fn purge_idempotency_keys(pool: PgPool) {
+    let mut every = tokio::time::interval(Duration::from_secs(600));
+    loop {
+        every.tick().await;
+        let purged = async { store::idempotency::purge_expired(&mut *pool.acquire().await?).await };
+        match purged.await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(purged = n, "purged expired idempotency keys"),
+            Err(e) => tracing::warn!(error = %e, "purging expired idempotency keys failed; will retry"),
+        }
+    }
 }
 
 async fn shutdown_signal() {
