@@ -16,8 +16,56 @@ pub struct Cli {
 pub enum Command {
     /// Serve the HTTP API (the default).
     Serve(ServeConfig),
+    /// Apply the database migrations (creating the database if needed) and exit.
+    Migrate(DatabaseConfig),
     /// Print the OpenAPI spec (the committed `openapi/openapi.json` is its output).
     Openapi,
+    /// Manage tokens straight in the database, for bootstrap and recovery.
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// Ask a running server whether an agent may write these files: exit 0 if allowed, 1 with
+    /// the denials if not (for a pre-write hook), 2 if it could not ask.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create a team token and print only its secret, once, on stdout.
+    Create(TokenCreateArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TokenCreateArgs {
+    #[arg(long)]
+    pub team: String,
+    /// read, coordinator, user, admin or agent.
+    #[arg(long)]
+    pub scope: String,
+    /// Who or what holds the token.
+    #[arg(long)]
+    pub name: String,
+    /// For scope `agent`: the agent the token acts as.
+    #[arg(long)]
+    pub agent: Option<String>,
+    #[command(flatten)]
+    pub database: DatabaseConfig,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    #[arg(long)]
+    pub team: String,
+    #[arg(long)]
+    pub agent: String,
+    /// The files about to be written.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// The server's base URL.
+    #[arg(long, env = "REVIEWLOCK_URL", default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// A token of the team (`read`, or the agent's own `agent` token).
+    #[arg(long, env = "REVIEWLOCK_TOKEN", hide_env_values = true)]
+    pub token: String,
 }
 
 #[derive(Debug, Clone, Args)]

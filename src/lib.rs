@@ -4,6 +4,7 @@
 //! the SQL; `http` is axum and the OpenAPI spec.
 
 pub mod auth;
+pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod error;

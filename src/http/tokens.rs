@@ -46,12 +46,6 @@ async fn create_token(
 ) -> Result<(StatusCode, axum::Json<CreatedToken>)> {
     let mut fields = Fields::new();
     fields.text("name", &input.name, MAX_NAME);
-    match (input.scope, &input.agent) {
-        (Scope::Agent, Some(agent)) => fields.slug("agent", agent),
-        (Scope::Agent, None) => fields.add("agent", "an `agent` token names its agent"),
-        (_, Some(_)) => fields.add("agent", "only an `agent` token names an agent"),
-        (_, None) => {}
-    }
     fields.finish()?;
     service::create_token(&state.pool, &caller, &team, input.name.trim(), input.scope, input.agent.as_deref())
         .await

@@ -168,6 +168,11 @@ pub async fn create_token(
     agent: Option<&str>,
 ) -> Result<Reply<CreatedToken>> {
     caller.require(team, Scope::Admin)?;
+    match (scope, agent) {
+        (Scope::Agent, None) => return Err(Error::invalid("agent", "an `agent` token names its agent")),
+        (Scope::Agent, Some(_)) | (_, None) => {}
+        (_, Some(_)) => return Err(Error::invalid("agent", "only an `agent` token names an agent")),
+    }
     let mut write = write::begin(pool, caller).await?;
     let tx = &mut write.tx;
     teams::find(tx, team).await?.ok_or_else(|| team_not_found(team))?;
