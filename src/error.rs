@@ -184,7 +184,10 @@ impl IntoResponse for Error {
         if let Error::Replayed { status, body } = self {
             let mut response = (status, body).into_response();
             let headers = response.headers_mut();
-            if status != StatusCode::NO_CONTENT {
+            if status == StatusCode::NO_CONTENT {
+                // `Vec<u8>` answers `application/octet-stream`; a 204 has no content at all.
+                headers.remove(header::CONTENT_TYPE);
+            } else {
                 headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
             }
             headers.insert("idempotency-replayed", HeaderValue::from_static("true"));

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod error;
+pub mod feed;
 pub mod http;
 pub mod resources;
 pub mod service;
@@ -36,11 +37,15 @@ pub struct AppState {
     /// SHA-256 of `REVIEWLOCK_ADMIN_TOKEN`, when set.
     pub admin_token_hash: Option<Arc<Vec<u8>>>,
     pub request_timeout: Duration,
+    /// Wakes long polls and event streams; its listener starts with the first of them (or at
+    /// [`serve`]) and holds one connection of the pool.
+    pub feed: feed::Feed,
 }
 
 impl AppState {
     pub fn new(pool: PgPool) -> Self {
-        Self { pool, admin_token_hash: None, request_timeout: Duration::from_secs(30) }
+        let feed = feed::Feed::new(pool.clone());
+        Self { pool, admin_token_hash: None, request_timeout: Duration::from_secs(30), feed }
     }
 }
 
@@ -79,11 +84,15 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         bootstrap_admin_token(&pool).await?;
     }
     let state = AppState {
-        pool,
+        pool: pool.clone(),
         admin_token_hash: admin_token.map(|t| Arc::new(auth::hash_secret(t))),
         request_timeout: config.request_timeout,
+        feed: feed::Feed::new(pool),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
+    // The one LISTEN of this process, before the first request.
+    state.feed.start();
+    let feed = state.feed.clone();
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     tracing::info!(listen = %listener.local_addr()?, "reviewlock serving");
     let stopping = Arc::new(tokio::sync::Notify::new());
@@ -92,6 +101,8 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         async move {
             shutdown_signal().await;
             tracing::info!("shutting down: draining in-flight requests");
+            // Open event streams end and long polls answer now, or they would hold the drain.
+            feed.close();
             stopping.notify_one();
         }
     });

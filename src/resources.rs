@@ -490,7 +490,7 @@ pub struct AgentDetail {
 }
 
 /// A token as listed: never its secret.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Token {
     pub id: uuid::Uuid,
     pub name: String,

@@ -92,8 +92,10 @@ pub fn app(state: AppState) -> axum::Router {
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
 }
 
-/// A request that takes longer than the configured timeout answers 503 `unavailable`.
+/// A request that takes longer than the configured timeout (plus a long poll's `wait`) answers
+/// 503 `unavailable`.
 async fn time_limit(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    let limit = limit + team_views::long_poll_wait(&request);
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => Error::Unavailable.into_response(),

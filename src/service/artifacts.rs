@@ -15,7 +15,7 @@ use crate::error::{Error, Result, ResultExt};
 use crate::resources::*;
 use crate::service::write::{self, Reply, Write};
 use crate::store::artifacts::{self as store, ArtifactUpdate, Loaded, NewArtifact, NewReview, NewVersion};
-use crate::store::events::{self, NewEvent};
+use crate::store::events::NewEvent;
 use crate::store::{agents, teams};
 
 /// The team's policy and roster, read in the caller's transaction.
@@ -51,16 +51,15 @@ struct ArtifactWrite {
 }
 
 impl ArtifactWrite {
-    /// Locks and loads the artifact. A stale `If-Match` is 412 `precondition_failed`.
+    /// Locks and loads the artifact. A stale `If-Match` is 412 `precondition_failed` (compared
+    /// strongly, as RFC 9110 asks of `If-Match`: a weak tag never matches).
     async fn open(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactWrite> {
         let mut write = write::begin(pool, caller).await?;
         let loaded =
             store::load(&mut write.tx, team, key, true).await?.ok_or_else(|| artifact_not_found(key))?;
         if let Some(expected) = &caller.if_match {
             let current = etag(loaded.artifact.revision);
-            if expected.trim() != "*"
-                && !expected.split(',').any(|tag| tag.trim().trim_start_matches("W/") == current)
-            {
+            if expected.trim() != "*" && !expected.split(',').any(|tag| tag.trim() == current) {
                 return Err(Error::refused(
                     StatusCode::PRECONDITION_FAILED,
                     "precondition_failed",
@@ -723,17 +722,5 @@ pub async fn events(
     caller.require(team, Scope::Read)?;
     let mut conn = pool.acquire().await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    Ok(events::page(&mut conn, team, after, limit)
-        .await?
-        .into_iter()
-        .map(|e| Event {
-            seq: e.seq,
-            at: e.at,
-            artifact: e.artifact,
-            kind: e.kind,
-            actor: e.actor,
-            token: TokenRef { id: e.token_id, name: e.token_name },
-            data: e.data,
-        })
-        .collect())
+    crate::feed::page(&mut conn, team, after, limit).await
 }

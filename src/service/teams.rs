@@ -189,9 +189,8 @@ pub async fn create_token(
     let event = NewEvent { artifact: None, kind: "token.created", actor: None, data };
     let created = CreatedToken { info: token.into(), token: Some(secret) };
     // A replay of this request answers without the secret: it is never stored in clear.
-    let without_secret = |mut body: serde_json::Value| {
-        body["token"] = serde_json::Value::Null;
-        body
+    let without_secret = |created: &CreatedToken| {
+        serde_json::to_vec(&CreatedToken { info: created.info.clone(), token: None })
     };
     write.commit_storing(team, caller, event, (StatusCode::CREATED, created), without_secret).await
 }

@@ -47,24 +47,24 @@ impl Write {
         event: NewEvent<'_>,
         reply: Reply<T>,
     ) -> Result<Reply<T>> {
-        self.commit_storing(team, caller, event, reply, |body| body).await
+        self.commit_storing(team, caller, event, reply, |body| serde_json::to_vec(body)).await
     }
 
-    /// As [`Write::commit`], storing `stored(body)` for a replay: a response holding a secret
-    /// stores it without.
+    /// As [`Write::commit`], storing the bytes `stored(body)` for a replay: a response holding a
+    /// secret stores it without. The bytes are the body's own serialization (not through
+    /// `serde_json::Value`, which would reorder its keys), so a replay is byte-identical.
     pub async fn commit_storing<T: Serialize>(
         mut self,
         team: &str,
         caller: &Caller,
         event: NewEvent<'_>,
         reply: Reply<T>,
-        stored: impl FnOnce(serde_json::Value) -> serde_json::Value,
+        stored: impl FnOnce(&T) -> serde_json::Result<Vec<u8>>,
     ) -> Result<Reply<T>> {
         if let Some(IdempotencyKey { key, .. }) = &caller.idempotency {
             let body = match reply.0 {
                 StatusCode::NO_CONTENT => Vec::new(),
-                _ => serde_json::to_vec(&stored(serde_json::to_value(&reply.1).map_err(internal)?))
-                    .map_err(internal)?,
+                _ => stored(&reply.1).map_err(internal)?,
             };
             idempotency::complete(&mut self.tx, caller.key_owner(), key, reply.0.as_u16(), &body).await?;
         }

@@ -2,7 +2,7 @@
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, Method, Request, StatusCode};
 use http_body_util::BodyExt;
 use reviewlock::{AppState, app};
 use serde_json::{Value, json};
@@ -22,6 +22,8 @@ pub struct Reply {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Value,
+    /// The body's bytes as sent.
+    pub bytes: Vec<u8>,
 }
 
 impl Reply {
@@ -71,6 +73,33 @@ impl Api {
         self.raw(request.body(body).unwrap()).await
     }
 
+    /// As [`Api::send`], with extra request headers (values sent as raw bytes, so non-ASCII
+    /// values are possible).
+    pub async fn send_with(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut request = Request::builder().method(method).uri(path);
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        for (name, value) in headers {
+            request = request.header(*name, HeaderValue::from_bytes(value.as_bytes()).unwrap());
+        }
+        let body = match body {
+            Some(v) => {
+                request = request.header("content-type", "application/json");
+                Body::from(v.to_string())
+            }
+            None => Body::empty(),
+        };
+        self.raw(request.body(body).unwrap()).await
+    }
+
     pub async fn raw(&self, request: Request<Body>) -> Reply {
         let response = self.app.clone().oneshot(request).await.unwrap();
         let status = response.status();
@@ -82,7 +111,7 @@ impl Api {
             serde_json::from_slice(&bytes)
                 .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
         };
-        Reply { status, headers, body }
+        Reply { status, headers, body, bytes: bytes.to_vec() }
     }
 
     pub async fn get(&self, path: &str, token: &str) -> Reply {
@@ -99,6 +128,30 @@ impl Api {
 
     pub async fn delete(&self, path: &str, token: &str) -> Reply {
         self.send(Method::DELETE, path, Some(token), None).await
+    }
+
+    /// What every write leaves behind, counted across the database: events (and the last seq),
+    /// artifacts (and the sum of their revisions), versions, reviews, lockouts (and the active
+    /// ones), assignments (and the active ones), escalations (and the open ones), tokens (and the
+    /// revoked ones), agents (and the sum of their update times), idempotency keys. Equal
+    /// footprints before and after a request mean it changed nothing.
+    pub async fn footprint(&self) -> Vec<i64> {
+        sqlx::query_scalar(
+            "select array[
+                 (select count(*) from events), (select coalesce(max(seq), 0) from events),
+                 (select count(*) from artifacts), (select coalesce(sum(revision), 0)::bigint from artifacts),
+                 (select count(*) from versions), (select count(*) from reviews),
+                 (select count(*) from lockouts), (select count(*) from lockouts where cleared_at is null),
+                 (select count(*) from assignments), (select count(*) from assignments where ended_at is null),
+                 (select count(*) from escalations), (select count(*) from escalations where resolved_at is null),
+                 (select count(*) from tokens), (select count(*) from tokens where revoked_at is not null),
+                 (select count(*) from agents),
+                 (select coalesce(sum(extract(epoch from updated_at) * 1000000), 0)::bigint from agents),
+                 (select count(*) from idempotency_keys)]",
+        )
+        .fetch_one(&self.pool)
+        .await
+        .expect("the footprint query")
     }
 
     /// Creates a team with the server admin token.

@@ -1,10 +1,14 @@
 //! HTTP-level tests: each drives the whole router in-process against its own database.
 
+mod agent_tokens;
 mod agents;
 mod common;
 mod concurrency;
+mod conditional;
 mod errors;
 mod examples;
+mod feed;
+mod idempotency;
 mod operations;
 mod rules;
 mod spec;

@@ -1,0 +1,396 @@
+//! The live feed: long polls and Server-Sent Events on a team's event log, woken by one
+//! Postgres `LISTEN` per process instead of a query per waiter per second.
+//!
+//! Every event is appended with `pg_notify('reviewlock_events', <team id>)` in its transaction,
+//! so the notification is delivered at commit, when the event is visible. [`Feed`] holds one
+//! listening connection and fans each notification out on a broadcast channel; a [`Waiter`]
+//! wakes only for its own team. A waiter subscribes *before* it reads the log, so an event
+//! committed between its read and its wait still wakes it. When the listener (re)connects it
+//! wakes every waiter, since notifications sent while it was not listening are lost; and a
+//! waiter re-reads at least every [`FALLBACK`] anyway, so a feed makes progress even while the
+//! listener cannot connect.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Once};
+use std::time::Duration;
+
+use futures_util::Stream;
+use sqlx::postgres::PgListener;
+use sqlx::{PgConnection, PgPool};
+use tokio::sync::{broadcast, watch};
+use tokio::time::Instant;
+
+use crate::auth::{Caller, Scope, team_not_found};
+use crate::error::Result;
+use crate::resources::{Event, TokenRef};
+use crate::service::artifacts as service;
+use crate::store::{events, teams};
+
+/// The channel `events::append` notifies, with the team id as payload.
+pub const CHANNEL: &str = "reviewlock_events";
+
+/// A waiter re-reads the log at least this often, even without a wake-up.
+pub const FALLBACK: Duration = Duration::from_secs(15);
+
+/// The longest `wait` of a long poll.
+pub const MAX_WAIT: Duration = Duration::from_secs(60);
+
+/// Events read per query of a stream.
+const STREAM_PAGE: i64 = 100;
+
+/// What the listener announces.
+#[derive(Debug, Clone)]
+enum Wake {
+    /// An event of this team committed.
+    Team(Arc<str>),
+    /// Anything may have committed (the listener has just (re)connected): everyone re-reads.
+    All,
+}
+
+/// The process's one listener and its waiters. Cloning shares it. The listener starts with the
+/// first [`Feed::subscribe`] (or [`Feed::start`]) and stops when every clone is dropped or the
+/// pool closes.
+#[derive(Clone)]
+pub struct Feed(Arc<Inner>);
+
+struct Inner {
+    pool: PgPool,
+    wake: broadcast::Sender<Wake>,
+    closed: watch::Sender<bool>,
+    started: Once,
+    /// Reads of the log by waiters after their first: see [`Feed::reads`].
+    reads: AtomicU64,
+}
+
+impl Feed {
+    /// A feed on the pool's database. Nothing connects until [`Feed::start`].
+    pub fn new(pool: PgPool) -> Self {
+        Feed(Arc::new(Inner {
+            pool,
+            wake: broadcast::channel(1024).0,
+            closed: watch::channel(false).0,
+            started: Once::new(),
+            reads: AtomicU64::new(0),
+        }))
+    }
+
+    /// Starts the listener, once; it holds one connection of the pool. Needs a Tokio runtime.
+    pub fn start(&self) {
+        self.0.started.call_once(|| {
+            tokio::spawn(listen(self.0.pool.clone(), self.0.wake.clone(), self.0.closed.subscribe()));
+        });
+    }
+
+    /// Ends every stream and long poll (they answer what they have), for a graceful shutdown.
+    pub fn close(&self) {
+        self.0.closed.send_replace(true);
+    }
+
+    /// Wake-ups for one team, from now on. Subscribe before reading the log.
+    pub fn subscribe(&self, team: &str) -> Waiter {
+        self.start();
+        Waiter { team: team.into(), wake: self.0.wake.subscribe(), closed: self.0.closed.subscribe() }
+    }
+
+    /// How many times waiters have read the log again (after the read each makes when it
+    /// starts) since the feed was created: what idle pollers cost the database.
+    pub fn reads(&self) -> u64 {
+        self.0.reads.load(Ordering::Relaxed)
+    }
+
+    /// One page of the log after the caller's access was checked.
+    async fn read(&self, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
+        self.0.reads.fetch_add(1, Ordering::Relaxed);
+        page(&mut *self.0.pool.acquire().await?, team, after, limit).await
+    }
+}
+
+/// Listens on [`CHANNEL`] and broadcasts each notification, reconnecting with backoff.
+async fn listen(pool: PgPool, wake: broadcast::Sender<Wake>, mut closed: watch::Receiver<bool>) {
+    let mut backoff = Duration::from_millis(250);
+    loop {
+        let error = tokio::select! {
+            Err(e) = listen_once(&pool, &wake, &mut backoff) => e,
+            () = closing(&mut closed) => return,
+        };
+        if pool.is_closed() {
+            return;
+        }
+        tracing::warn!(error = %error, retry_in = ?backoff, "the event listener lost its connection");
+        // Waiters fall back to re-reading every FALLBACK meanwhile.
+        tokio::select! {
+            () = tokio::time::sleep(backoff) => {}
+            () = closing(&mut closed) => return,
+        }
+        backoff = (backoff * 2).min(Duration::from_secs(10));
+    }
+}
+
+/// One connection's worth of listening: returns only with the error that ended it.
+async fn listen_once(
+    pool: &PgPool,
+    wake: &broadcast::Sender<Wake>,
+    backoff: &mut Duration,
+) -> sqlx::Result<Infallible> {
+    let mut listener = PgListener::connect_with(pool).await?;
+    listener.listen(CHANNEL).await?;
+    tracing::debug!(channel = CHANNEL, "listening for events");
+    // Whatever committed while nobody listened was not announced.
+    let _ = wake.send(Wake::All);
+    *backoff = Duration::from_millis(250);
+    loop {
+        // `None`: the connection dropped and was re-established (eager reconnect), so
+        // notifications may have been lost in between.
+        let next = match listener.try_recv().await? {
+            Some(notification) => Wake::Team(notification.payload().into()),
+            None => {
+                tracing::info!("the event listener reconnected; waking every waiter");
+                Wake::All
+            }
+        };
+        // An error only means nobody is waiting.
+        let _ = wake.send(next);
+    }
+}
+
+/// Completes when the feed closes or is dropped.
+async fn closing(closed: &mut watch::Receiver<bool>) {
+    // The guard it returns is not `Send`: drop it at once.
+    let _ = closed.wait_for(|c| *c).await;
+}
+
+/// Why [`Waiter::wait`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Woken {
+    /// The team may have a new event: read again.
+    Event,
+    /// [`FALLBACK`] passed without a wake-up: read again in case one was lost.
+    Fallback,
+    /// The deadline passed.
+    Deadline,
+    /// The feed is closing.
+    Closed,
+}
+
+/// One team's wake-ups, for one long poll or stream.
+pub struct Waiter {
+    team: Arc<str>,
+    wake: broadcast::Receiver<Wake>,
+    closed: watch::Receiver<bool>,
+}
+
+impl Waiter {
+    /// Forgets the wake-ups received so far: call it right before reading the log, which
+    /// sees every event they announced.
+    pub fn drain(&mut self) {
+        use broadcast::error::TryRecvError;
+        while let Ok(_) | Err(TryRecvError::Lagged(_)) = self.wake.try_recv() {}
+    }
+
+    /// Waits for a wake-up of this team, the deadline, or [`FALLBACK`], whichever is first.
+    pub async fn wait(&mut self, deadline: Instant) -> Woken {
+        use broadcast::error::RecvError;
+        let fallback = Instant::now() + FALLBACK;
+        let (until, timed_out) =
+            if deadline <= fallback { (deadline, Woken::Deadline) } else { (fallback, Woken::Fallback) };
+        let timer = tokio::time::sleep_until(until);
+        tokio::pin!(timer);
+        loop {
+            tokio::select! {
+                () = &mut timer => return timed_out,
+                // Also when the feed is gone (the sender dropped).
+                () = closing(&mut self.closed) => return Woken::Closed,
+                wake = self.wake.recv() => match wake {
+                    Ok(Wake::Team(team)) if team == self.team => return Woken::Event,
+                    Ok(Wake::Team(_)) => {}
+                    // Lagged: this team's wake-up may be among those skipped.
+                    Ok(Wake::All) | Err(RecvError::Lagged(_)) => return Woken::Event,
+                    // Cannot happen while the feed exists; wait out the timer.
+                    Err(RecvError::Closed) => {
+                        (&mut timer).await;
+                        return timed_out;
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// A page of the team's log, without checking the caller.
+pub async fn page(conn: &mut PgConnection, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
+    let rows = events::page(conn, team, after, limit).await?;
+    Ok(rows
+        .into_iter()
+        .map(|e| Event {
+            seq: e.seq,
+            at: e.at,
+            artifact: e.artifact,
+            kind: e.kind,
+            actor: e.actor,
+            token: TokenRef { id: e.token_id, name: e.token_name },
+            data: e.data,
+        })
+        .collect())
+}
+
+/// A long poll: the events after `after`, as soon as there is at least one, or none once
+/// `wait` has passed (or the feed closes). Idle, it reads the log once at the start, once per
+/// wake-up of its team, and once per [`FALLBACK`].
+pub async fn poll(
+    feed: &Feed,
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    after: i64,
+    limit: i64,
+    wait: Duration,
+) -> Result<Vec<Event>> {
+    let deadline = Instant::now() + wait.min(MAX_WAIT);
+    let mut waiter = feed.subscribe(team);
+    // Checks the caller and the team too.
+    let items = service::events(pool, caller, team, after, limit).await?;
+    if !items.is_empty() {
+        return Ok(items);
+    }
+    loop {
+        match waiter.wait(deadline).await {
+            Woken::Deadline | Woken::Closed => return Ok(Vec::new()),
+            Woken::Event | Woken::Fallback => {}
+        }
+        waiter.drain();
+        let items = feed.read(team, after, limit).await?;
+        if !items.is_empty() {
+            return Ok(items);
+        }
+    }
+}
+
+/// The team's last seq, for a stream that starts with the events still to come.
+pub async fn last_seq(pool: &PgPool, caller: &Caller, team: &str) -> Result<i64> {
+    caller.require(team, Scope::Read)?;
+    teams::last_event_seq(&mut *pool.acquire().await?, team).await?.ok_or_else(|| team_not_found(team))
+}
+
+/// The team's events after `after` (or, when `None`, after its last seq now), endlessly: the
+/// caller's access is checked before the stream starts. The stream ends when the feed closes,
+/// when the log cannot be read (the client resumes with `Last-Event-ID`), or at the
+/// revocation of the caller's own token, which it does not send.
+pub async fn stream(
+    feed: &Feed,
+    pool: &PgPool,
+    caller: Caller,
+    team: String,
+    after: Option<i64>,
+) -> Result<impl Stream<Item = Event> + Send + 'static> {
+    let waiter = feed.subscribe(&team);
+    let (after, first) = match after {
+        Some(after) => (after, service::events(pool, &caller, &team, after, STREAM_PAGE).await?),
+        None => (last_seq(pool, &caller, &team).await?, Vec::new()),
+    };
+    let cursor = Cursor { feed: feed.clone(), caller, team, after, buffer: first.into(), waiter };
+    Ok(futures_util::stream::unfold(cursor, Cursor::next))
+}
+
+struct Cursor {
+    feed: Feed,
+    caller: Caller,
+    team: String,
+    after: i64,
+    buffer: VecDeque<Event>,
+    waiter: Waiter,
+}
+
+impl Cursor {
+    async fn next(mut self) -> Option<(Event, Self)> {
+        loop {
+            if let Some(event) = self.buffer.pop_front() {
+                if self.revokes_caller(&event) {
+                    return None;
+                }
+                self.after = event.seq;
+                return Some((event, self));
+            }
+            self.waiter.drain();
+            match self.feed.read(&self.team, self.after, STREAM_PAGE).await {
+                Ok(items) if !items.is_empty() => self.buffer = items.into(),
+                Ok(_) => match self.waiter.wait(Instant::now() + FALLBACK).await {
+                    Woken::Closed => return None,
+                    Woken::Event | Woken::Fallback | Woken::Deadline => {}
+                },
+                Err(e) => {
+                    tracing::warn!(error = %e, team = %self.team, after = self.after, "ending an event stream: reading the log failed");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// A revoked token must stop reading at once, as every request of it does.
+    fn revokes_caller(&self, event: &Event) -> bool {
+        let Some(id) = self.caller.token_id else { return false };
+        event.kind == "token.revoked" && event.data["token_id"].as_str() == Some(id.to_string().as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiter(team: &str) -> (broadcast::Sender<Wake>, watch::Sender<bool>, Waiter) {
+        let (wake, closed) = (broadcast::channel(4).0, watch::channel(false).0);
+        let waiter = Waiter { team: team.into(), wake: wake.subscribe(), closed: closed.subscribe() };
+        (wake, closed, waiter)
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_millis(200)
+    }
+
+    #[tokio::test]
+    async fn a_waiter_wakes_for_its_own_team_only() {
+        let (wake, _closed, mut w) = waiter("t");
+        wake.send(Wake::Team("other".into())).unwrap();
+        assert_eq!(w.wait(soon()).await, Woken::Deadline, "another team's event does not wake it");
+        wake.send(Wake::Team("other".into())).unwrap();
+        wake.send(Wake::Team("t".into())).unwrap();
+        assert_eq!(w.wait(soon()).await, Woken::Event);
+    }
+
+    #[tokio::test]
+    async fn a_reconnect_or_a_lag_wakes_every_waiter() {
+        let (wake, _closed, mut w) = waiter("t");
+        wake.send(Wake::All).unwrap();
+        assert_eq!(w.wait(soon()).await, Woken::Event);
+        // More than the channel holds: the waiter lagged, and its team's event may be lost.
+        for _ in 0..10 {
+            wake.send(Wake::Team("other".into())).unwrap();
+        }
+        assert_eq!(w.wait(soon()).await, Woken::Event);
+    }
+
+    #[tokio::test]
+    async fn drain_forgets_wake_ups_already_received() {
+        let (wake, _closed, mut w) = waiter("t");
+        for _ in 0..10 {
+            wake.send(Wake::Team("t".into())).unwrap();
+        }
+        w.drain();
+        assert_eq!(w.wait(soon()).await, Woken::Deadline);
+    }
+
+    #[tokio::test]
+    async fn closing_ends_every_wait() {
+        let (_wake, closed, mut w) = waiter("t");
+        closed.send_replace(true);
+        assert_eq!(w.wait(Instant::now() + Duration::from_secs(30)).await, Woken::Closed);
+        let (_wake, closed, mut w) = waiter("t");
+        drop(closed);
+        assert_eq!(
+            w.wait(Instant::now() + Duration::from_secs(30)).await,
+            Woken::Closed,
+            "nor when the feed is gone"
+        );
+    }
+}
