@@ -70,6 +70,14 @@ pub struct Problem {
     /// For `invalid_field`: each field at fault.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<FieldError>>,
+    /// The request's `x-request-id`, as in the logs: quote it when reporting a problem.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+}
+
+tokio::task_local! {
+    /// The id of the request being handled, set by the HTTP middleware for every request.
+    pub static REQUEST_ID: String;
 }
 
 /// The cause of a 500, left in the response's extensions for the trace middleware to log.
@@ -130,6 +138,7 @@ impl Error {
                 Error::InvalidFields(errors) => Some(errors.clone()),
                 _ => None,
             },
+            request_id: REQUEST_ID.try_with(Clone::clone).ok(),
         }
     }
 }

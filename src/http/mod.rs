@@ -29,7 +29,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::AppState;
-use crate::error::{Error, InternalCause, Problem};
+use crate::error::{self, Error, InternalCause, Problem};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -115,7 +115,8 @@ async fn log(request: Request, next: Next) -> Response {
     let route = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
     let method = request.method().clone();
     let span = tracing::info_span!("request", %method, route = route.as_deref().unwrap_or("-"), %request_id);
-    let response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
+    let handled = error::REQUEST_ID.scope(request_id.clone(), next.run(request));
+    let response = tracing::Instrument::instrument(handled, span.clone()).await;
     let _entered = span.enter();
     let status = response.status().as_u16();
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -17,6 +17,8 @@ pub fn problem(reply: &Reply, status: u16, code: &str) {
     assert_eq!(body["status"], status, "status member; body: {body}");
     assert!(body["detail"].as_str().is_some_and(|t| !t.is_empty()), "detail; body: {body}");
     assert_eq!(body["code"], code, "code; body: {body}");
+    let request_id = reply.headers["x-request-id"].to_str().unwrap();
+    assert_eq!(body["request_id"], request_id, "the problem names the request as the logs do; body: {body}");
     if code == "invalid_field" {
         let errors = body["errors"].as_array().expect("invalid_field lists its errors");
         assert!(!errors.is_empty(), "errors; body: {body}");
