@@ -3,28 +3,14 @@
 #[path = "api/common.rs"]
 #[allow(dead_code)]
 mod common;
+mod process;
 
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 use common::{ADMIN, Api};
+use process::{database_url, dotenvy_url, serve};
 use serde_json::json;
 use sqlx::PgPool;
-
-/// The URL of the test's own database, for the binary.
-fn database_url(pool: &PgPool) -> String {
-    let options = pool.connect_options();
-    let base = dotenvy_url();
-    let (server, _) = base.rsplit_once('/').expect("DATABASE_URL names a database");
-    format!("{server}/{}", options.get_database().expect("a test database"))
-}
-
-fn dotenvy_url() -> String {
-    std::env::var("DATABASE_URL").ok().unwrap_or_else(|| {
-        let env = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.env")).unwrap();
-        env.lines().find_map(|l| l.strip_prefix("DATABASE_URL=")).unwrap().trim().to_owned()
-    })
-}
 
 fn reviewlock(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_reviewlock"));
@@ -90,39 +76,6 @@ async fn migrate_creates_and_migrates_a_database(pool: PgPool) {
     sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&server).await.unwrap();
 }
 
-/// A `reviewlock serve` process on a free port, stopped on drop.
-struct Server {
-    child: std::process::Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-async fn serve(database: &str) -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(env!("CARGO_BIN_EXE_reviewlock"))
-        .arg("serve")
-        .env("DATABASE_URL", database)
-        .env("REVIEWLOCK_LISTEN", format!("127.0.0.1:{port}"))
-        .env("REVIEWLOCK_ADMIN_TOKEN", ADMIN)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let server = Server { child, url: format!("http://127.0.0.1:{port}") };
-    let started = Instant::now();
-    while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "the server did not start");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    server
-}
-
 #[sqlx::test]
 async fn check_exits_0_when_allowed_and_1_with_the_denials(pool: PgPool) {
     let api = Api::new(pool.clone());
@@ -137,7 +90,7 @@ async fn check_exits_0_when_allowed_and_1_with_the_denials(pool: PgPool) {
         json!({ "reviewer": "q", "verdict": "reject", "reason": "no", "remedy": { "action": "reassign" } });
     api.post("/v1/teams/acme/artifacts/auth/versions/1/reviews", ADMIN, reject).await.expect(201, None);
     let read = api.token("acme", "read").await;
-    let server = serve(&database_url(&pool)).await;
+    let server = serve(&database_url(&pool), ADMIN).await;
     let url = server.url.clone();
     let env = [("REVIEWLOCK_URL", url.as_str()), ("REVIEWLOCK_TOKEN", read.as_str())];
 
