@@ -6,7 +6,12 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
-#[command(name = "reviewlock", version, about = "The reviewer rejection lockout protocol, as a service")]
+#[command(
+    name = "reviewlock",
+    version,
+    propagate_version = true,
+    about = "The reviewer rejection lockout protocol, as a service"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -98,6 +103,10 @@ pub struct ServeConfig {
     /// How long in-flight requests may drain after SIGTERM or Ctrl-C.
     #[arg(long, env = "REVIEWLOCK_SHUTDOWN_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
     pub shutdown_timeout: Duration,
+    /// Requests per second each token may send, with a burst: `RATE/BURST` (`RATE` alone allows
+    /// a burst of twice the rate); `0` disables. Over it, requests answer 429 `rate_limited`.
+    #[arg(long, env = "REVIEWLOCK_RATE_LIMIT", default_value = "50/100")]
+    pub rate_limit: crate::rate_limit::RateLimit,
 }
 
 impl ServeConfig {
@@ -146,5 +155,9 @@ mod tests {
         let cli = Cli::parse_from(["reviewlock", "serve", "--listen", "0.0.0.0:9000"]);
         let Some(Command::Serve(c)) = cli.command else { panic!("serve expected") };
         assert_eq!(c.listen.port(), 9000);
+        assert_eq!(c.rate_limit, crate::rate_limit::RateLimit::new(50.0, 100));
+        let cli = Cli::parse_from(["reviewlock", "serve", "--rate-limit", "0"]);
+        let Some(Command::Serve(c)) = cli.command else { panic!("serve expected") };
+        assert!(c.rate_limit.is_disabled());
     }
 }

@@ -33,6 +33,9 @@ pub enum Error {
     Refused { status: StatusCode, code: &'static str, detail: String },
     #[error("the database is unavailable; retry shortly")]
     Unavailable,
+    /// This token sent more requests than its rate limit allows; answered with `Retry-After`.
+    #[error("this token sent too many requests; retry after {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
     /// Not a failure: the stored response of an earlier request with the same
     /// `Idempotency-Key`, answered again with `Idempotency-Replayed: true`.
     #[error("replayed")]
@@ -84,6 +87,11 @@ tokio::task_local! {
 #[derive(Debug, Clone)]
 pub struct InternalCause(pub String);
 
+/// The `code` of an error response, left in its extensions for the middleware to count as a
+/// refusal (`reviewlock_refusals_total`). A replay carries none: it is not a refusal.
+#[derive(Debug, Clone, Copy)]
+pub struct ProblemCode(pub &'static str);
+
 impl Error {
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
         Error::InvalidFields(vec![FieldError::new(field, message)])
@@ -104,6 +112,7 @@ impl Error {
             Error::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Error::Refused { status, .. } => *status,
             Error::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Replayed { status, .. } => *status,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -120,6 +129,7 @@ impl Error {
             Error::UnsupportedMediaType => "unsupported_media_type",
             Error::Refused { code, .. } => code,
             Error::Unavailable => "unavailable",
+            Error::RateLimited { .. } => "rate_limited",
             Error::Replayed { .. } => "replayed",
             Error::Internal(_) => "internal",
         }
@@ -165,6 +175,11 @@ impl From<sqlx::Error> for Error {
             | sqlx::Error::Io(_)
             | sqlx::Error::Tls(_) => Error::Unavailable,
             sqlx::Error::Database(db) if is_unavailable(db.code().as_deref()) => Error::Unavailable,
+            // A NUL in a path or query parameter reaches Postgres, which cannot store it: the
+            // request is unreadable (400), not a server failure.
+            sqlx::Error::Database(db) if db.code().as_deref() == Some("22021") => {
+                Error::Malformed("the request contains a character that cannot be stored (NUL)".into())
+            }
             sqlx::Error::Database(db) if is_concurrency_abort(db.code().as_deref()) => Error::refused(
                 StatusCode::CONFLICT,
                 "conflict",
@@ -208,8 +223,12 @@ impl IntoResponse for Error {
         response
             .headers_mut()
             .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        response.extensions_mut().insert(ProblemCode(self.code()));
         if let Error::Unauthenticated = self {
             response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        if let Error::RateLimited { retry_after_secs } = self {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
         }
         if let Error::Internal(cause) = self {
             response.extensions_mut().insert(InternalCause(cause));

@@ -10,6 +10,8 @@ pub mod domain;
 pub mod error;
 pub mod feed;
 pub mod http;
+pub mod metrics;
+pub mod rate_limit;
 pub mod resources;
 pub mod service;
 pub mod store;
@@ -40,12 +42,20 @@ pub struct AppState {
     /// Wakes long polls and event streams; its listener starts with the first of them (or at
     /// [`serve`]) and holds one connection of the pool.
     pub feed: feed::Feed,
+    /// Per-token request buckets (`REVIEWLOCK_RATE_LIMIT`); disabled by [`AppState::new`].
+    pub rate_limiter: rate_limit::RateLimiter,
 }
 
 impl AppState {
     pub fn new(pool: PgPool) -> Self {
         let feed = feed::Feed::new(pool.clone());
-        Self { pool, admin_token_hash: None, request_timeout: Duration::from_secs(30), feed }
+        Self {
+            pool,
+            admin_token_hash: None,
+            request_timeout: Duration::from_secs(30),
+            feed,
+            rate_limiter: rate_limit::RateLimiter::disabled(),
+        }
     }
 }
 
@@ -88,8 +98,10 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         admin_token_hash: admin_token.map(|t| Arc::new(auth::hash_secret(t))),
         request_timeout: config.request_timeout,
         feed: feed::Feed::new(pool),
+        rate_limiter: rate_limit::RateLimiter::new(config.rate_limit),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
+    tokio::spawn(crate::metrics::upkeep());
     // The one LISTEN of this process, before the first request.
     state.feed.start();
     let feed = state.feed.clone();

@@ -112,6 +112,7 @@ impl FromRequestParts<AppState> for Caller {
         let idempotency = parts.extensions.get::<IdempotencyKey>().cloned();
         let if_match = parts.headers.get(header::IF_MATCH).and_then(|v| v.to_str().ok()).map(str::to_owned);
         if state.admin_token_hash.as_deref() == Some(&hash) {
+            rate_limit(state, &hash)?;
             let token_name = "server-admin".into();
             return Ok(Caller {
                 token_id: None,
@@ -126,6 +127,7 @@ impl FromRequestParts<AppState> for Caller {
         let mut conn = state.pool.acquire().await?;
         let token = tokens::find_by_hash(&mut conn, &hash).await?.ok_or(Error::Unauthenticated)?;
         let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
+        rate_limit(state, &hash)?;
         Ok(Caller {
             token_id: Some(token.id),
             token_name: token.name,
@@ -136,6 +138,12 @@ impl FromRequestParts<AppState> for Caller {
             if_match,
         })
     }
+}
+
+/// Takes one request from the bucket of a token that authenticated: only then, so made-up
+/// tokens never get a bucket (they are 401 first).
+fn rate_limit(state: &AppState, hash: &[u8]) -> Result<(), Error> {
+    state.rate_limiter.check(hash).map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })
 }
 
 /// The longest `Idempotency-Key` accepted.

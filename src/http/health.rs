@@ -1,12 +1,12 @@
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use crate::error::Result;
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(healthz)).routes(routes!(readyz))
+    OpenApiRouter::new().routes(routes!(healthz)).routes(routes!(readyz)).routes(routes!(metrics))
 }
 
 /// Liveness: the process answers.
@@ -23,4 +23,17 @@ async fn healthz() -> &'static str {
 async fn readyz(State(state): State<AppState>) -> Result<(StatusCode, &'static str)> {
     sqlx::query("select 1").execute(&state.pool).await?;
     Ok((StatusCode::OK, "ready"))
+}
+
+/// Metrics, in the Prometheus text format.
+///
+/// Requests by route template and status, refusals by code, the protocol's counters, active
+/// lockouts and open escalations, and the database pool. Without auth, like the health checks:
+/// it names no team, agent or artifact.
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "the metrics, in the Prometheus text exposition format", body = String,
+               content_type = "text/plain")))]
+async fn metrics(State(state): State<AppState>) -> ([(header::HeaderName, &'static str); 1], String) {
+    let page = crate::metrics::render(&state).await;
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], page)
 }

@@ -29,7 +29,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::AppState;
-use crate::error::{self, Error, InternalCause, Problem};
+use crate::error::{self, Error, InternalCause, Problem, ProblemCode};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -66,6 +66,8 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// The whole service: routes, `/openapi.json`, `/docs`, and the middleware every request
 /// passes through (request id, one log line, timeout, body limit, panics as 500).
 pub fn app(state: AppState) -> axum::Router {
+    // The process-wide metrics recorder, installed by the first app.
+    crate::metrics::handle();
     let timeout = state.request_timeout;
     let (router, spec) = routes().split_for_parts();
     router
@@ -103,7 +105,7 @@ async fn time_limit(State(limit): State<Duration>, request: Request, next: Next)
 }
 
 /// Logs each request once, inside a span carrying its request id and route; a 500's cause is
-/// logged here and nowhere else.
+/// logged here and nowhere else. Counts and times it in the metrics, with its refusal's code.
 async fn log(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let request_id = request
@@ -119,7 +121,10 @@ async fn log(request: Request, next: Next) -> Response {
     let response = tracing::Instrument::instrument(handled, span.clone()).await;
     let _entered = span.enter();
     let status = response.status().as_u16();
-    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let elapsed = started.elapsed();
+    let latency_ms = elapsed.as_secs_f64() * 1000.0;
+    let code = response.extensions().get::<ProblemCode>().map(|c| c.0);
+    crate::metrics::record_request(method.as_str(), route.as_deref(), status, elapsed, code);
     match response.extensions().get::<InternalCause>() {
         Some(cause) => tracing::error!(status, latency_ms, cause = %cause.0, "request failed"),
         None => tracing::info!(status, latency_ms, "request"),
@@ -149,12 +154,13 @@ impl Modify for CommonResponses {
             )
         };
         let common = [
-            ("400", "`malformed_request`: the body is not JSON"),
+            ("400", "`malformed_request`: the body is not JSON, or a path or query parameter cannot be read"),
             ("401", "`unauthenticated`: no valid bearer token"),
             ("403", "`forbidden`: the token's scope does not allow this"),
             ("404", "`not_found`: no such team or resource (another team's resources look the same)"),
             ("413", "`payload_too_large`: the body is over 256 KiB"),
             ("422", "`invalid_field`: a field has the wrong type, is unknown, or fails validation"),
+            ("429", "`rate_limited`: over this token's rate limit; retry after `Retry-After` seconds"),
             ("500", "`internal`: an unexpected error; the cause is logged, never returned"),
             ("503", "`unavailable`: the database is unreachable or the request timed out"),
         ];

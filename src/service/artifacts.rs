@@ -12,6 +12,7 @@ use crate::domain::{
     VersionKind,
 };
 use crate::error::{Error, Result, ResultExt};
+use crate::metrics::Counted;
 use crate::resources::*;
 use crate::service::write::{self, Reply, Write};
 use crate::store::artifacts::{self as store, ArtifactUpdate, Loaded, NewArtifact, NewReview, NewVersion};
@@ -235,6 +236,8 @@ pub async fn review(
     let outcome = domain::decide_review(&w.artifact, &w.roster, w.policy, request)?;
     let (id, cycle) = (w.id, w.artifact.cycle);
     let verdict = if input.verdict == VerdictName::Approve { "approve" } else { "reject" };
+    // Counted once the write commits.
+    let mut counted = vec![Counted::Review(verdict)];
     let tx = &mut w.write.tx;
     let row = store::insert_review(
         tx,
@@ -275,7 +278,8 @@ pub async fn review(
             store::update(tx, id, update).await?;
         }
         ReviewResult::Rejected { lockouts, pending, deadlocked } => {
-            store::insert_lockouts(tx, team, id, cycle, number, row.id, lockouts).await?;
+            let locked_out = store::insert_lockouts(tx, team, id, cycle, number, row.id, lockouts).await?;
+            counted.push(Counted::LockoutsCreated(locked_out));
             let update =
                 ArtifactUpdate { state, cycle, current_version: number, pending_remedy: Some(pending) };
             store::update(tx, id, update).await?;
@@ -285,6 +289,7 @@ pub async fn review(
             if *deadlocked {
                 let details = escalation_details(tx, team, id, cycle).await?;
                 store::open_escalation(tx, team, id, &details).await?;
+                counted.push(Counted::DeadlockOpened);
                 data["deadlocked"] = json!(true);
             }
         }
@@ -293,6 +298,7 @@ pub async fn review(
     let kind = if verdict == "approve" { "review.approved" } else { "review.rejected" };
     let event = NewEvent { artifact: Some(key), kind, actor: Some(&input.reviewer), data };
     let outcome = ReviewOutcome { review: review_view(row), artifact: status };
+    counted.into_iter().for_each(|c| w.write.count(c));
     w.write.commit(team, caller, event, (StatusCode::CREATED, outcome)).await
 }
 
@@ -383,6 +389,7 @@ pub async fn resolve(
     let resolution =
         json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": caller.token_name });
     store::resolve_escalation(&mut w.write.tx, id, &resolution).await?;
+    w.write.count(Counted::DeadlockResolved(action));
     let data =
         json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state.as_str() });
     let event =

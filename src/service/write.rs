@@ -1,5 +1,6 @@
 //! The frame of every write: one transaction that first claims the request's
 //! `Idempotency-Key`, and last stores the response under it and appends the change's event.
+//! What the write did for the metrics is recorded only once the commit succeeds.
 
 use axum::http::StatusCode;
 use serde::Serialize;
@@ -7,6 +8,7 @@ use sqlx::{PgPool, Postgres, Transaction};
 
 use crate::auth::{Caller, IdempotencyKey};
 use crate::error::{Error, Result};
+use crate::metrics::Counted;
 use crate::store::events::{self, NewEvent};
 use crate::store::idempotency;
 
@@ -15,6 +17,8 @@ pub type Reply<T> = (StatusCode, T);
 
 pub struct Write {
     pub tx: Transaction<'static, Postgres>,
+    /// Recorded after the commit; dropped with the transaction when the write fails.
+    counted: Vec<Counted>,
 }
 
 /// Begins a write. A request whose key already has a response answers with it, replayed,
@@ -34,10 +38,15 @@ pub async fn begin(pool: &PgPool, caller: &Caller) -> Result<Write> {
         let status = StatusCode::from_u16(stored.status as u16).unwrap_or(StatusCode::OK);
         return Err(Error::Replayed { status, body: stored.body });
     }
-    Ok(Write { tx })
+    Ok(Write { tx, counted: Vec::new() })
 }
 
 impl Write {
+    /// Counts `what` in the metrics if, and once, this write commits.
+    pub fn count(&mut self, what: Counted) {
+        self.counted.push(what);
+    }
+
     /// Stores the response under the request's key, appends the event and commits. The event
     /// comes last: it takes the team's seq under the team row's lock, held only until commit.
     pub async fn commit<T: Serialize>(
@@ -70,6 +79,7 @@ impl Write {
         }
         events::append(&mut self.tx, team, caller, event).await?;
         self.tx.commit().await?;
+        self.counted.into_iter().for_each(Counted::record);
         Ok(reply)
     }
 }

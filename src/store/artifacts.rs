@@ -451,7 +451,7 @@ pub async fn insert_review(
     .await
 }
 
-/// R3: locks these agents out for the rest of the cycle.
+/// R3: locks these agents out for the rest of the cycle; returns how many were locked out.
 pub async fn insert_lockouts(
     conn: &mut PgConnection,
     team: &str,
@@ -460,8 +460,8 @@ pub async fn insert_lockouts(
     number: i32,
     review: i64,
     agents: &[String],
-) -> sqlx::Result<()> {
-    sqlx::query(
+) -> sqlx::Result<u64> {
+    let inserted = sqlx::query(
         "insert into lockouts (artifact_id, team_id, agent_id, cycle, number, review_id)
          select $1, $2, agent, $3, $4, $5 from unnest($6::text[]) as agent",
     )
@@ -473,7 +473,7 @@ pub async fn insert_lockouts(
     .bind(agents)
     .execute(conn)
     .await?;
-    Ok(())
+    Ok(inserted.rows_affected())
 }
 
 /// R8: approval ends the cycle and clears every lockout; the rows stay as history.

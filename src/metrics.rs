@@ -1,0 +1,205 @@
+//! Prometheus metrics, served at `GET /metrics` in the text format.
+//!
+//! Two kinds of series:
+//! - **Recorded** as things happen, with the `metrics` crate into one process-wide
+//!   `metrics-exporter-prometheus` recorder: requests by route template and status (counted and
+//!   timed by the HTTP middleware), refusals by code, and the protocol's counters. A protocol
+//!   counter is recorded only once its transaction has committed ([`Counted`], emitted by
+//!   `service::write`), so a rolled-back write never counts, and a replay (which runs nothing)
+//!   never counts twice.
+//! - **Read at each scrape**, for this process's pool and the database it uses: the pool's
+//!   connections, and the active lockouts and open escalations. Those two are maintained by
+//!   triggers in `team_counters` (migration 0003), so the scrape sums one small row per team
+//!   instead of scanning lockouts, and every replica reports the same totals. They are rendered
+//!   by hand after the recorder's series: the recorder holds values pushed to it, while these
+//!   belong to one [`AppState`] (tests run many, each on its own database, in one process).
+//!
+//! The pool's waiters (requests blocked in `acquire`/`begin`) are not a gauge: sqlx 0.9 does
+//! not expose them, and counting them would mean wrapping every acquire. A pool that is too
+//! small shows as `reviewlock_db_pool_in_use` at `reviewlock_db_pool_max` and, once a wait
+//! exceeds `REVIEWLOCK_DB_ACQUIRE_TIMEOUT`, as refusals with `code="unavailable"`.
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use metrics::{Label, Unit, counter, describe_counter, describe_histogram, histogram};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use sqlx::PgPool;
+
+use crate::AppState;
+
+pub const HTTP_REQUESTS: &str = "reviewlock_http_requests_total";
+pub const HTTP_DURATION: &str = "reviewlock_http_request_duration_seconds";
+pub const REFUSALS: &str = "reviewlock_refusals_total";
+pub const REVIEWS: &str = "reviewlock_reviews_total";
+pub const LOCKOUTS_CREATED: &str = "reviewlock_lockouts_created_total";
+pub const DEADLOCKS_OPENED: &str = "reviewlock_deadlocks_opened_total";
+pub const DEADLOCKS_RESOLVED: &str = "reviewlock_deadlocks_resolved_total";
+
+/// Request latency buckets, in seconds: 1 ms to 10 s. A long poll that waits (up to its `wait`,
+/// 60 s at most) lands in the upper buckets or `+Inf`; an event stream is timed to its first byte.
+const LATENCY_BUCKETS: [f64; 13] =
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
+static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+
+/// The process-wide recorder's handle, installed on first use: every [`crate::app`] of the
+/// process shares it, and installing never panics. Should another recorder already be the
+/// global one (an embedding program's), this handle renders only the scrape-time gauges.
+pub fn handle() -> &'static PrometheusHandle {
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Full(HTTP_DURATION.into()), &LATENCY_BUCKETS)
+            .expect("the bucket list is not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            tracing::warn!("a metrics recorder was already installed; /metrics shows only the gauges");
+        }
+        describe();
+        handle
+    })
+}
+
+fn describe() {
+    describe_counter!(HTTP_REQUESTS, "HTTP requests answered, by method, route template and status.");
+    describe_histogram!(
+        HTTP_DURATION,
+        Unit::Seconds,
+        "Time to answer an HTTP request (to the first byte of a stream), by method, route template and status."
+    );
+    describe_counter!(
+        REFUSALS,
+        "Error responses (4xx and 5xx) by their problem+json `code`; replays are not refusals."
+    );
+    describe_counter!(REVIEWS, "Committed reviews, by verdict (approve, reject).");
+    describe_counter!(LOCKOUTS_CREATED, "Agents locked out by committed rejections.");
+    describe_counter!(DEADLOCKS_OPENED, "Rejections that deadlocked an artifact and opened an escalation.");
+    describe_counter!(DEADLOCKS_RESOLVED, "Deadlocks resolved by the user, by action (assign, abandon).");
+}
+
+/// Upkeep of the recorder (draining histogram samples) between scrapes, so memory stays
+/// bounded when nobody scrapes. Runs for the life of the process.
+pub async fn upkeep() {
+    let handle = handle();
+    let mut every = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        every.tick().await;
+        handle.run_upkeep();
+    }
+}
+
+/// One answered request: counted and timed by its route template (`unmatched` when no route
+/// matched) and status; an error response's `code` is also counted as a refusal.
+pub fn record_request(
+    method: &str,
+    route: Option<&str>,
+    status: u16,
+    elapsed: Duration,
+    code: Option<&'static str>,
+) {
+    let method: &'static str = match method {
+        "GET" => "GET",
+        "HEAD" => "HEAD",
+        "POST" => "POST",
+        "PUT" => "PUT",
+        "PATCH" => "PATCH",
+        "DELETE" => "DELETE",
+        "OPTIONS" => "OPTIONS",
+        // Any other method is a client's invention: one label value for all of them.
+        _ => "other",
+    };
+    let route = route.unwrap_or("unmatched").to_owned();
+    let status = status.to_string();
+    let labels = vec![Label::new("method", method), Label::new("route", route), Label::new("status", status)];
+    counter!(HTTP_REQUESTS, labels.iter()).increment(1);
+    histogram!(HTTP_DURATION, labels).record(elapsed.as_secs_f64());
+    if let Some(code) = code {
+        counter!(REFUSALS, "code" => code).increment(1);
+    }
+}
+
+/// Something a write did that the metrics count, recorded only after its commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// A review with its verdict: `approve` or `reject`.
+    Review(&'static str),
+    /// Agents locked out by a rejection.
+    LockoutsCreated(u64),
+    /// A rejection that deadlocked the artifact.
+    DeadlockOpened,
+    /// The user's resolution of a deadlock: `assign` or `abandon`.
+    DeadlockResolved(&'static str),
+}
+
+impl Counted {
+    pub fn record(self) {
+        match self {
+            Counted::Review(verdict) => counter!(REVIEWS, "verdict" => verdict).increment(1),
+            Counted::LockoutsCreated(n) => counter!(LOCKOUTS_CREATED).increment(n),
+            Counted::DeadlockOpened => counter!(DEADLOCKS_OPENED).increment(1),
+            Counted::DeadlockResolved(action) => {
+                counter!(DEADLOCKS_RESOLVED, "action" => action).increment(1)
+            }
+        }
+    }
+}
+
+/// The page: the recorded series, then this process's pool and the database's gauges. When
+/// the database does not answer, its two gauges are left out (and the rest still served), so
+/// an outage shows as their absence rather than as stale values.
+pub async fn render(state: &AppState) -> String {
+    let mut page = handle().render();
+    // Before the query, so the scrape's own connection is not counted in use.
+    let pool = &state.pool;
+    let size = u64::from(pool.size());
+    let idle = pool.num_idle() as u64;
+    let max = u64::from(pool.options().get_max_connections());
+    let totals = match database_totals(pool).await {
+        Ok(totals) => Some(totals),
+        Err(e) => {
+            tracing::warn!(error = %e, "reading the gauges of /metrics failed");
+            None
+        }
+    };
+    let mut gauge = |name: &str, help: &str, value: u64| {
+        let _ = write!(page, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}\n");
+    };
+    gauge(
+        "reviewlock_db_pool_max",
+        "Connections this process's pool may open (REVIEWLOCK_DB_MAX_CONNECTIONS).",
+        max,
+    );
+    gauge("reviewlock_db_pool_size", "Connections this process's pool holds open.", size);
+    gauge("reviewlock_db_pool_idle", "Open connections of this process's pool that are idle.", idle);
+    gauge(
+        "reviewlock_db_pool_in_use",
+        "Connections of this process's pool in use (size - idle), the event listener's included.",
+        size.saturating_sub(idle),
+    );
+    if let Some((lockouts, escalations)) = totals {
+        gauge(
+            "reviewlock_active_lockouts",
+            "Active lockouts across all teams of the database (the same on every replica).",
+            lockouts,
+        );
+        gauge(
+            "reviewlock_open_escalations",
+            "Open escalations (deadlocked artifacts waiting for the user) across all teams of the database.",
+            escalations,
+        );
+    }
+    page
+}
+
+/// Active lockouts and open escalations: one row per team, kept by triggers.
+async fn database_totals(pool: &PgPool) -> sqlx::Result<(u64, u64)> {
+    let (lockouts, escalations): (i64, i64) = sqlx::query_as(
+        "select coalesce(sum(active_lockouts), 0)::bigint, coalesce(sum(open_escalations), 0)::bigint
+         from team_counters",
+    )
+    .fetch_one(pool)
+    .await?;
+    Ok((lockouts.max(0) as u64, escalations.max(0) as u64))
+}
