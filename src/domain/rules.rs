@@ -444,11 +444,14 @@ fn check_assignee(artifact: &Artifact, roster: &Roster, policy: Policy, agent: &
     Ok(())
 }
 
+/// May this agent write at all: is it an active agent of the team that may author?
+pub fn decide_author(agent: Option<&Agent>, id: &str) -> Decision<()> {
+    if agent.is_some_and(|a| a.active && a.can_author) { Ok(()) } else { Err(invalid_agent(id)) }
+}
+
 /// Every credited agent exists and is active, the author may author, and nobody is credited twice.
 fn check_credits(roster: &Roster, credits: Credits) -> Decision<()> {
-    if !roster.get(credits.author).is_some_and(|a| a.active && a.can_author) {
-        return Err(invalid_agent(credits.author));
-    }
+    decide_author(roster.get(credits.author), credits.author)?;
     let mut seen = BTreeSet::from([credits.author]);
     for c in credits.contributors {
         if !seen.insert(c.agent.as_str()) {

@@ -36,7 +36,7 @@ const LOCKED_OUT_CREDIT: &str = "versions_credit_not_locked_out";
 fn locked_out_credit() -> Error {
     Error::refused(
         StatusCode::CONFLICT,
-        "agent_locked_out",
+        domain::Code::AgentLockedOut.as_str(),
         "a credited agent is locked out of this artifact",
     )
 }
@@ -670,9 +670,9 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
     // not `allowed` (the admin token reaches every team id).
     let policy = teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
     // An agent that may not author at all is refused whatever it would write.
-    if !agents::find(&mut conn, team, &input.agent).await?.is_some_and(|a| a.active && a.can_author) {
-        let detail = format!("agent '{}' is not an active agent of this team that may author", input.agent);
-        let denial = Denial { artifact: None, code: "invalid_agent".into(), detail };
+    let agent = agents::find(&mut conn, team, &input.agent).await?.map(|a| a.to_domain());
+    if let Err(refusal) = domain::decide_author(agent.as_ref(), &input.agent) {
+        let denial = Denial { artifact: None, code: refusal.code.as_str().into(), detail: refusal.detail };
         return Ok(CheckResult { allowed: false, denials: vec![denial] });
     }
     let mut denials = Vec::new();
@@ -702,7 +702,7 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
             if let Some(path) = matched {
                 denials.push(Denial {
                     artifact: Some(locked.artifact.clone()),
-                    code: "agent_locked_out".into(),
+                    code: domain::Code::AgentLockedOut.as_str().into(),
                     detail: format!(
                         "'{path}' belongs to artifact '{}', which agent '{}' is locked out of until a revision is approved",
                         locked.artifact, input.agent
