@@ -103,7 +103,7 @@ impl Feed {
     /// One page of the log after the caller's access was checked.
     async fn read(&self, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
         self.0.reads.fetch_add(1, Ordering::Relaxed);
-        page(&mut *self.0.pool.acquire().await?, team, after, limit).await
+        page(&mut *crate::store::acquire(&self.0.pool).await?, team, after, limit).await
     }
 }
 
@@ -270,7 +270,9 @@ pub async fn poll(
 /// The team's last seq, for a stream that starts with the events still to come.
 pub async fn last_seq(pool: &PgPool, caller: &Caller, team: &str) -> Result<i64> {
     caller.require(team, Scope::Read)?;
-    teams::last_event_seq(&mut *pool.acquire().await?, team).await?.ok_or_else(|| team_not_found(team))
+    teams::last_event_seq(&mut *crate::store::acquire(pool).await?, team)
+        .await?
+        .ok_or_else(|| team_not_found(team))
 }
 
 /// The team's events after `after` (or, when `None`, after its last seq now), endlessly: the

@@ -131,7 +131,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
 /// once, so a newcomer can start with curl.
 async fn bootstrap_admin_token(pool: &PgPool) -> Result<(), sqlx::Error> {
     let secret = auth::new_secret();
-    let mut tx = pool.begin().await?;
+    let mut tx = store::begin(pool).await?;
     if store::tokens::bootstrap_admin(&mut tx, &auth::hash_secret(&secret)).await? {
         tx.commit().await?;
         eprintln!(
@@ -146,7 +146,7 @@ async fn purge_idempotency_keys(pool: PgPool) {
     let mut every = tokio::time::interval(Duration::from_secs(600));
     loop {
         every.tick().await;
-        let purged = async { store::idempotency::purge_expired(&mut *pool.acquire().await?).await };
+        let purged = async { store::idempotency::purge_expired(&mut *store::acquire(&pool).await?).await };
         match purged.await {
             Ok(0) => {}
             Ok(n) => tracing::info!(purged = n, "purged expired idempotency keys"),

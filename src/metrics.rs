@@ -14,9 +14,9 @@
 //!   by hand after the recorder's series: the recorder holds values pushed to it, while these
 //!   belong to one [`AppState`] (tests run many, each on its own database, in one process).
 //!
-//! The pool's waiters (requests blocked in `acquire`/`begin`) are not a gauge: sqlx 0.9 does
-//! not expose them, and counting them would mean wrapping every acquire. A pool that is too
-//! small shows as `reviewlock_db_pool_in_use` at `reviewlock_db_pool_max` and, once a wait
+//! The pool's waiters are counted by `store::acquire` and `store::begin`, through which every
+//! request takes its connection (sqlx does not count them). A pool that is too small shows as
+//! waiters above zero, `reviewlock_db_pool_in_use` at `reviewlock_db_pool_max` and, once a wait
 //! exceeds `REVIEWLOCK_DB_ACQUIRE_TIMEOUT`, as refusals with `code="unavailable"`.
 
 use std::fmt::Write as _;
@@ -156,6 +156,7 @@ pub async fn render(state: &AppState) -> String {
     let size = u64::from(pool.size());
     let idle = pool.num_idle() as u64;
     let max = u64::from(pool.options().get_max_connections());
+    let waiting = crate::store::waiting();
     let totals = match database_totals(pool).await {
         Ok(totals) => Some(totals),
         Err(e) => {
@@ -178,6 +179,7 @@ pub async fn render(state: &AppState) -> String {
         "Connections of this process's pool in use (size - idle), the event listener's included.",
         size.saturating_sub(idle),
     );
+    gauge("reviewlock_db_pool_waiting", "Requests of this process waiting for a pooled connection.", waiting);
     if let Some((lockouts, escalations)) = totals {
         gauge(
             "reviewlock_active_lockouts",

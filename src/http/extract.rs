@@ -124,7 +124,7 @@ impl FromRequestParts<AppState> for Caller {
                 if_match,
             });
         }
-        let mut conn = state.pool.acquire().await?;
+        let mut conn = crate::store::acquire(&state.pool).await?;
         let token = tokens::find_by_hash(&mut conn, &hash).await?.ok_or(Error::Unauthenticated)?;
         let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
         rate_limit(state, &hash)?;

@@ -422,14 +422,14 @@ pub async fn revision(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> 
         sqlx::query_scalar("select revision from artifacts where team_id = $1 and key = $2")
             .bind(team)
             .bind(key)
-            .fetch_optional(&mut *pool.acquire().await?)
+            .fetch_optional(&mut *crate::store::acquire(pool).await?)
             .await?;
     revision.ok_or_else(|| artifact_not_found(key))
 }
 
 pub async fn get(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactStatus> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     let (policy, roster) = team_context(&mut conn, team).await?;
     status(&mut conn, team, key, policy, &roster).await
 }
@@ -484,7 +484,7 @@ pub async fn list(
     limit: i64,
 ) -> Result<Vec<ArtifactSummary>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     let rows = store::list(&mut conn, team, state, agent, cursor, limit).await?;
     Ok(rows
@@ -522,14 +522,14 @@ pub async fn versions(
     limit: i64,
 ) -> Result<Vec<Version>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     let id = artifact_id(&mut conn, team, key).await?;
     versions_view(&mut conn, id, after, limit).await
 }
 
 pub async fn version(pool: &PgPool, caller: &Caller, team: &str, key: &str, number: i32) -> Result<Version> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     let id = artifact_id(&mut conn, team, key).await?;
     // Saturating: a path may carry any i32, and `i32::MIN - 1` would overflow.
     versions_view(&mut conn, id, number.saturating_sub(1), 1)
@@ -628,7 +628,7 @@ pub async fn lockouts(
     artifact: Option<&str>,
 ) -> Result<Vec<Lockout>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     let id = match artifact {
         Some(key) => Some(artifact_id(&mut conn, team, key).await?),
@@ -645,7 +645,7 @@ pub async fn escalations(
     limit: i64,
 ) -> Result<Vec<Escalation>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     Ok(store::open_escalations(&mut conn, team, None, after, limit)
         .await?
@@ -665,7 +665,7 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
     if input.artifact.is_none() && input.paths.is_none() {
         return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
     }
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     // The team first, whatever is asked: a path check of a team that does not exist is 404,
     // not `allowed` (the admin token reaches every team id).
     let policy = teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
@@ -727,7 +727,7 @@ pub async fn events(
     limit: i64,
 ) -> Result<Vec<Event>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     crate::feed::page(&mut conn, team, after, limit).await
 }

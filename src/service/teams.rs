@@ -72,7 +72,7 @@ pub async fn put_team(pool: &PgPool, caller: &Caller, id: &str, changes: TeamCha
 
 pub async fn get_team(pool: &PgPool, caller: &Caller, id: &str) -> Result<TeamRow> {
     caller.require(id, Scope::Read)?;
-    teams::find(&mut *pool.acquire().await?, id).await?.ok_or_else(|| team_not_found(id))
+    teams::find(&mut *crate::store::acquire(pool).await?, id).await?.ok_or_else(|| team_not_found(id))
 }
 
 /// Changes to an agent; `None` keeps the current value (or the default on create).
@@ -137,7 +137,7 @@ pub async fn get_agent(
     id: &str,
 ) -> Result<(AgentRow, Vec<agents::AgentLockoutRow>)> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     let agent = agents::find(&mut conn, team, id)
         .await?
         .ok_or_else(|| Error::NotFound(format!("agent '{id}' does not exist in team '{team}'")))?;
@@ -153,7 +153,7 @@ pub async fn list_agents(
     limit: i64,
 ) -> Result<Vec<AgentRow>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     Ok(agents::list(&mut conn, team, cursor, limit).await?)
 }
@@ -197,7 +197,7 @@ pub async fn create_token(
 
 pub async fn list_tokens(pool: &PgPool, caller: &Caller, team: &str) -> Result<Vec<TokenRow>> {
     caller.require(team, Scope::Admin)?;
-    let mut conn = pool.acquire().await?;
+    let mut conn = crate::store::acquire(pool).await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
     Ok(tokens::list(&mut conn, team).await?)
 }
@@ -218,7 +218,7 @@ pub async fn revoke_token(pool: &PgPool, caller: &Caller, team: &str, id: Uuid) 
 /// as new, so a client never keeps a stale list under a current tag.
 pub async fn lists_etag(pool: &PgPool, caller: &Caller, team: &str) -> Result<String> {
     caller.require(team, Scope::Read)?;
-    let seq = teams::last_event_seq(&mut *pool.acquire().await?, team)
+    let seq = teams::last_event_seq(&mut *crate::store::acquire(pool).await?, team)
         .await?
         .ok_or_else(|| team_not_found(team))?;
     Ok(format!("\"e{seq}\""))

@@ -24,7 +24,7 @@ pub struct Write {
 /// Begins a write. A request whose key already has a response answers with it, replayed,
 /// before anything runs; the same key with another request is 422 `idempotency_key_reused`.
 pub async fn begin(pool: &PgPool, caller: &Caller) -> Result<Write> {
-    let mut tx = pool.begin().await?;
+    let mut tx = crate::store::begin(pool).await?;
     if let Some(IdempotencyKey { key, fingerprint }) = &caller.idempotency
         && let Some(stored) = idempotency::claim(&mut tx, caller.key_owner(), key, fingerprint).await?
     {

@@ -164,6 +164,7 @@ async fn metrics_answer_without_a_token(pool: PgPool) {
         ("reviewlock_db_pool_size", "gauge"),
         ("reviewlock_db_pool_idle", "gauge"),
         ("reviewlock_db_pool_in_use", "gauge"),
+        ("reviewlock_db_pool_waiting", "gauge"),
     ] {
         assert!(text.contains(&format!("# HELP {name} ")), "{name} is described: {text}");
         assert!(text.contains(&format!("# TYPE {name} {kind}\n")), "{name} is a {kind}: {text}");
@@ -451,4 +452,27 @@ async fn counters_follow_lockouts_and_escalations(pool: PgPool) {
     }
     tx.commit().await.unwrap();
     assert_eq!(counters("a transaction that inserts, clears and inserts").await, [(1, 0), (0, 0)]);
+}
+
+#[sqlx::test]
+async fn requests_waiting_for_a_connection_are_counted(pool: PgPool) {
+    let small = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with((*pool.connect_options()).clone())
+        .await
+        .unwrap();
+    let held = reviewlock::store::acquire(&small).await.unwrap();
+    let waiter = tokio::spawn({
+        let small = small.clone();
+        async move { reviewlock::store::begin(&small).await.map(drop) }
+    });
+    let started = std::time::Instant::now();
+    // Other tests of this process may wait too: at least this one does.
+    while reviewlock::store::waiting() == 0 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "the waiter was never counted");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    drop(held);
+    waiter.await.unwrap().unwrap();
+    small.close().await;
 }
