@@ -1,4 +1,4 @@
-//! Database faults (issue 5, item 2): the service on its own throwaway Postgres, stopped and
+//! Database faults: the service on its own throwaway Postgres, stopped and
 //! started again under load.
 //!
 //! Writers drive the protocol continuously (create, reject, assign, revise, approve), each write

@@ -1,4 +1,4 @@
-//! Reliability (issue 5): real `reviewlock serve` processes on one test database, driven over
+//! Reliability: real `reviewlock serve` processes on one test database, driven over
 //! HTTP by scripted coordinators, then checked against the database itself.
 //!
 //! - [`three_replicas_keep_the_rules`]: three replicas, many coordinators doing legal and illegal

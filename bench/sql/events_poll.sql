@@ -1,0 +1,11 @@
+-- events_poll: GET /v1/teams/{team}/events?after=R&limit=100 (src/http/team_views.rs events,
+-- wait=0). Autocommit statements. Variables (-D): team, hash, lastseq.
+\set after random(0, greatest(:lastseq - 100, 1))
+-- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
+select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
+-- mirrors: src/store/teams.rs last_event_seq (src/service/teams.rs lists_etag)
+select last_event_seq from teams where id = :team;
+-- mirrors: src/store/teams.rs find
+select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
+-- mirrors: src/store/events.rs page (src/feed.rs page)
+select seq, at, artifact, type, actor, token_id, token_name, data from events where team_id = :team and seq > :after order by seq limit 100;

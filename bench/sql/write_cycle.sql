@@ -1,0 +1,202 @@
+-- write_cycle: one protocol cycle = five HTTP requests = five transactions, statement for
+-- statement what src/service/artifacts.rs create, review (reject), assign, submit_version and
+-- review (approve) issue. Variables (-D): team, hash (\x + sha256 of the token), tokid (the
+-- token's id), author, reviser, authors ('{<author>}').
+-- Kept in step by tests/bench_sql.rs: every mirrored function exists in the named file, and
+-- every statement names the function it mirrors.
+
+-- 1. POST /artifacts: src/service/artifacts.rs create
+-- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
+select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
+begin;
+-- mirrors: src/store/teams.rs find
+select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
+-- mirrors: src/store/agents.rs roster
+select id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at from agents where team_id = :team;
+-- mirrors: src/store/artifacts.rs insert
+insert into artifacts (team_id, key, title, kind, paths, state, original_author) values (:team, 'pgb-' || gen_random_uuid(), 'Bench cycle', null, '{src/pgb/**}'::text[], 'in_review', :author) on conflict (team_id, key) do nothing returning id, key \gset
+-- mirrors: src/store/artifacts.rs insert_version (the trigger versions_author_not_locked_out runs)
+insert into versions (artifact_id, number, team_id, cycle, author, git_ref, summary) values (:id, 1, :team, 1, :author, 'a1', null);
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
+commit;
+
+-- 2. POST /versions/1/reviews (reject): src/service/artifacts.rs review
+-- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
+select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
+begin;
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/teams.rs find
+select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
+-- mirrors: src/store/agents.rs roster
+select id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at from agents where team_id = :team;
+-- mirrors: src/store/artifacts.rs insert_review
+insert into reviews as r (artifact_id, number, team_id, reviewer, verdict, kind, git_ref, grounds, reason, remedy, evidence) values (:a_id, 1, :team, 'rev', 'reject', 'review', null, 'quality', 'Missing tests.', '{"action": "reassign"}'::jsonb, null) returning r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at \gset rv_
+-- mirrors: src/store/artifacts.rs insert_lockouts
+insert into lockouts (artifact_id, team_id, agent_id, cycle, number, review_id) select :a_id, :team, agent, 1, 1, :rv_id from unnest(:authors::text[]) as agent;
+-- mirrors: src/store/artifacts.rs update
+update artifacts set state = 'changes_requested', cycle = 1, current_version = 1, pending_remedy = '{"action": "reassign","agent": null,"expertise": [],"reviewer": "rev","reason": "Missing tests."}'::jsonb, revision = revision + 1, updated_at = now() where id = :a_id;
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
+commit;
+
+-- 3. POST /assignment: src/service/artifacts.rs assign
+-- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
+select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
+begin;
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/teams.rs find
+select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
+-- mirrors: src/store/agents.rs roster
+select id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at from agents where team_id = :team;
+-- mirrors: src/store/artifacts.rs insert_assignment
+insert into assignments (artifact_id, team_id, agent_id, cycle, note, assigned_by) values (:a_id, :team, :reviser, 1, null, 'coordinator');
+-- mirrors: src/store/artifacts.rs update
+update artifacts set state = 'in_revision', cycle = 1, current_version = 1, pending_remedy = '{"action": "reassign","agent": null,"expertise": [],"reviewer": "rev","reason": "Missing tests."}'::jsonb, revision = revision + 1, updated_at = now() where id = :a_id;
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
+commit;
+
+-- 4. POST /versions (revision): src/service/artifacts.rs submit_version
+-- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
+select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
+begin;
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/teams.rs find
+select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
+-- mirrors: src/store/agents.rs roster
+select id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at from agents where team_id = :team;
+-- mirrors: src/store/artifacts.rs insert_version
+insert into versions (artifact_id, number, team_id, cycle, author, git_ref, summary) values (:a_id, 2, :team, 1, :reviser, 'b2', null);
+-- mirrors: src/store/artifacts.rs end_assignment
+update assignments set ended_at = now(), ended_by = 'version' where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/artifacts.rs update
+update artifacts set state = 'in_review', cycle = 1, current_version = 2, pending_remedy = null, revision = revision + 1, updated_at = now() where id = :a_id;
+-- mirrors: src/store/artifacts.rs versions (src/service/artifacts.rs version_view)
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number > 1 order by number limit 1;
+-- mirrors: src/store/artifacts.rs contributors (None, inlined)
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (null::int is null or number = null::int) order by number, position;
+-- mirrors: src/store/artifacts.rs reviews (None, inlined)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r where r.artifact_id = :a_id and (null::int is null or r.number = null::int) order by r.id;
+-- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
+commit;
+
+-- 5. POST /versions/2/reviews (approve): src/service/artifacts.rs review
+-- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
+select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
+begin;
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/teams.rs find
+select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
+-- mirrors: src/store/agents.rs roster
+select id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at from agents where team_id = :team;
+-- mirrors: src/store/artifacts.rs insert_review
+insert into reviews as r (artifact_id, number, team_id, reviewer, verdict, kind, git_ref, grounds, reason, remedy, evidence) values (:a_id, 2, :team, 'rev', 'approve', 'review', null, null, null, null, null) returning r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at \gset rv_
+-- mirrors: src/store/artifacts.rs clear_lockouts
+update lockouts set cleared_at = now(), cleared_by = 'approval' where artifact_id = :a_id and cleared_at is null;
+-- mirrors: src/store/artifacts.rs update
+update artifacts set state = 'approved', cycle = 1, current_version = 2, pending_remedy = null, revision = revision + 1, updated_at = now() where id = :a_id;
+-- mirrors: src/store/artifacts.rs load
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+-- mirrors: src/store/artifacts.rs version
+select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
+-- mirrors: src/store/artifacts.rs contributors (Some(current_version))
+select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs load (the cycle's reviews)
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
+-- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs load (the active assignment)
+select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
+-- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
+commit;
