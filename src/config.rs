@@ -107,6 +107,10 @@ pub struct ServeConfig {
     /// a burst of twice the rate); `0` disables. Over it, requests answer 429 `rate_limited`.
     #[arg(long, env = "REVIEWLOCK_RATE_LIMIT", default_value = "50/100")]
     pub rate_limit: crate::rate_limit::RateLimit,
+    /// How long a token that authenticated is trusted without a lookup: a token revoked
+    /// through another replica is refused here after at most this long; 0 looks every one up.
+    #[arg(long, env = "REVIEWLOCK_TOKEN_CACHE_TTL", default_value = "1s", value_parser = parse_duration)]
+    pub token_cache_ttl: Duration,
 }
 
 impl ServeConfig {

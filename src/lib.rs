@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use sqlx::migrate::MigrateDatabase;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::{PgPool, Postgres};
+use sqlx::{Connection, PgPool, Postgres};
 
 pub use http::{app, openapi};
 
@@ -31,6 +31,9 @@ use crate::config::{DatabaseConfig, ServeConfig};
 
 /// The migrations, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+
+/// A pooled connection idle for longer than this is pinged before a request uses it.
+const PING_IDLE_AFTER: Duration = Duration::from_secs(5);
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -44,6 +47,8 @@ pub struct AppState {
     pub feed: feed::Feed,
     /// Per-token request buckets (`REVIEWLOCK_RATE_LIMIT`); disabled by [`AppState::new`].
     pub rate_limiter: rate_limit::RateLimiter,
+    /// Tokens that authenticated lately (`REVIEWLOCK_TOKEN_CACHE_TTL`).
+    pub tokens: Arc<auth::TokenCache>,
 }
 
 impl AppState {
@@ -55,6 +60,7 @@ impl AppState {
             request_timeout: Duration::from_secs(30),
             feed,
             rate_limiter: rate_limit::RateLimiter::disabled(),
+            tokens: Arc::new(auth::TokenCache::new(Duration::from_secs(1))),
         }
     }
 }
@@ -79,6 +85,13 @@ pub async fn connect(config: &DatabaseConfig) -> Result<PgPool, Box<dyn std::err
     let pool = PgPoolOptions::new()
         .max_connections(config.db_max_connections)
         .acquire_timeout(config.db_acquire_timeout)
+        // sqlx pings every connection on release already; pinging again on acquire would add a
+        // round trip to every request. Only a connection idle for a while (one a database
+        // restart or a proxy may have cut) is pinged first, and replaced if it does not answer.
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move { Ok(meta.idle_for < PING_IDLE_AFTER || conn.ping().await.is_ok()) })
+        })
         .connect_with(options)
         .await?;
     MIGRATOR.run(&pool).await?;
@@ -99,6 +112,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         request_timeout: config.request_timeout,
         feed: feed::Feed::new(pool),
         rate_limiter: rate_limit::RateLimiter::new(config.rate_limit),
+        tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(crate::metrics::upkeep());

@@ -1055,3 +1055,40 @@ async fn sigterm_drains_an_in_flight_write(pool: PgPool) {
     let violations = check(&pool, &acks, 0).await;
     assert_eq!(violations, Vec::<String>::new());
 }
+
+/// Replicas cache tokens that authenticated (`REVIEWLOCK_TOKEN_CACHE_TTL`): a token revoked
+/// through one replica is refused there at once, and by another within the TTL.
+#[sqlx::test]
+async fn a_token_revoked_through_one_replica_is_refused_by_another_within_the_ttl(pool: PgPool) {
+    let database = database_url(&pool);
+    let ttl = Duration::from_secs(1);
+    let a = start(&database, &[("REVIEWLOCK_TOKEN_CACHE_TTL", "1s")]).await;
+    let b = start(&database, &[("REVIEWLOCK_TOKEN_CACHE_TTL", "1s")]).await;
+    let ctx = setup(&a.url).await;
+    let team = format!("/v1/teams/{TEAM}");
+    let read = async |server: &Server| {
+        http("GET", &format!("{}{team}", server.url), Some(&ctx.coord), None, &[]).await.unwrap().status
+    };
+    // Both replicas have authenticated the token, so both hold it.
+    assert_eq!(read(&a).await, 200);
+    assert_eq!(read(&b).await, 200);
+    let tokens = http("GET", &format!("{}{team}/tokens", a.url), Some(ADMIN), None, &[]).await.unwrap();
+    let id =
+        tokens.body["items"].as_array().unwrap().iter().find(|t| t["name"] == "coordinator").unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let revoked =
+        http("DELETE", &format!("{}{team}/tokens/{id}", a.url), Some(ADMIN), None, &[]).await.unwrap();
+    assert_eq!(revoked.status, 204);
+    let at = Instant::now();
+    assert_eq!(read(&a).await, 401, "the replica that revoked refuses the token at once");
+    loop {
+        match read(&b).await {
+            401 => break,
+            200 => assert!(at.elapsed() < ttl + Duration::from_millis(500), "still accepted after the TTL"),
+            other => panic!("answered {other}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -1,8 +1,8 @@
 -- check: POST /v1/teams/{team}/checks for an agent and three paths (src/service/artifacts.rs
--- check without an artifact). Autocommit statements. Variables (-D): team, hash.
+-- check without an artifact). Autocommit statements. Variables (-D): team.
+-- The token lookup is not here: the service keeps a token that authenticated for
+-- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
 \set e random(0, 7)
--- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
-select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
 -- mirrors: src/store/teams.rs find
 select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
 -- mirrors: src/store/agents.rs find

@@ -1,8 +1,8 @@
 -- events_poll: GET /v1/teams/{team}/events?after=R&limit=100 (src/http/team_views.rs events,
--- wait=0). Autocommit statements. Variables (-D): team, hash, lastseq.
+-- wait=0). Autocommit statements. Variables (-D): team, lastseq.
+-- The token lookup is not here: the service keeps a token that authenticated for
+-- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
 \set after random(0, greatest(:lastseq - 100, 1))
--- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
-select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
 -- mirrors: src/store/teams.rs last_event_seq (src/service/teams.rs lists_etag)
 select last_event_seq from teams where id = :team;
 -- mirrors: src/store/teams.rs find

@@ -1,13 +1,11 @@
 -- status_read: GET /v1/teams/{team}/artifacts/{key} (src/http/artifacts.rs get_artifact), half
 -- of them answered 304 after the revision alone (If-None-Match matching), half in full
 -- (src/service/artifacts.rs get). Autocommit statements, as the service runs them on a pooled
--- connection. Variables (-D): team, hash, nart (status artifacts st-1..st-nart).
+-- connection. Variables (-D): team, nart (status artifacts st-1..st-nart).
+-- The token lookup is not here: the service keeps a token that authenticated for
+-- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
 \set n random(1, :nart)
 \set full random(0, 1)
--- mirrors: src/store/tokens.rs find_by_hash (the Caller extractor, src/http/extract.rs; autocommit)
-select id, team_id, name, scope, agent_id, created_at from tokens where secret_hash = :hash::bytea and revoked_at is null;
--- mirrors: src/service/artifacts.rs revision
-select revision from artifacts where team_id = :team and key = 'st-' || :n::text;
 \if :full
 -- mirrors: src/store/teams.rs find
 select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
@@ -27,4 +25,7 @@ select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_a
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
 -- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+\else
+-- mirrors: src/store/artifacts.rs revision
+select revision from artifacts where team_id = :team and key = 'st-' || :n::text;
 \endif

@@ -1,7 +1,7 @@
 //! Artifacts, versions, reviews, assignment, resolution and lockout lifts.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -15,7 +15,7 @@ use crate::http::conditional;
 use crate::http::extract::{Json, Path, Query, json};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
-use crate::service::artifacts as service;
+use crate::service::artifacts::{self as service, Fetched};
 use crate::service::teams;
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
 
@@ -73,7 +73,7 @@ async fn create_artifact(
     let paths = input.paths.as_deref().unwrap_or_default();
     fields.labels("paths", paths, MAX_NAME);
     for (i, p) in paths.iter().enumerate() {
-        if let Err(e) = service::glob(p) {
+        if let Err(e) = crate::service::globs::compile(p) {
             fields.add(format!("paths[{i}]"), format!("is not a valid glob: {}", e.kind()));
         }
     }
@@ -146,12 +146,13 @@ async fn get_artifact(
     headers: HeaderMap,
     Path((team, key)): Path<(String, String)>,
 ) -> Result<Response> {
-    let etag = service::etag(service::revision(&state.pool, &caller, &team, &key).await?);
-    if conditional::matches(&headers, &etag) {
-        return Ok(conditional::not_modified(&etag));
-    }
-    let status = service::get(&state.pool, &caller, &team, &key).await?;
-    Ok(conditional::tagged(&service::etag(status.revision), axum::Json(status)))
+    let held = headers
+        .contains_key(header::IF_NONE_MATCH)
+        .then_some(|revision| conditional::matches(&headers, &service::etag(revision)));
+    Ok(match service::get(&state.pool, &caller, &team, &key, held).await? {
+        Fetched::Unchanged(revision) => conditional::not_modified(&service::etag(revision)),
+        Fetched::Full(status) => conditional::tagged(&service::etag(status.revision), axum::Json(status)),
+    })
 }
 
 /// Submit the next version (R5, R6): the assignee's revision, a supersede by the author of the

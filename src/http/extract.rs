@@ -124,8 +124,15 @@ impl FromRequestParts<AppState> for Caller {
                 if_match,
             });
         }
-        let mut conn = crate::store::acquire(&state.pool).await?;
-        let token = tokens::find_by_hash(&mut conn, &hash).await?.ok_or(Error::Unauthenticated)?;
+        let token = match state.tokens.get(&hash) {
+            Ok(token) => token,
+            Err(generation) => {
+                let mut conn = crate::store::acquire(&state.pool).await?;
+                let token = tokens::find_by_hash(&mut conn, &hash).await?.ok_or(Error::Unauthenticated)?;
+                state.tokens.put(hash.clone(), token.clone(), generation);
+                token
+            }
+        };
         let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
         rate_limit(state, &hash)?;
         Ok(Caller {

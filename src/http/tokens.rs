@@ -65,7 +65,8 @@ async fn list_tokens(
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
-/// Revoke a token, with immediate effect.
+/// Revoke a token: refused at once by the replica that answers, within the token cache's TTL
+/// (`REVIEWLOCK_TOKEN_CACHE_TTL`, 1 s by default) by the others.
 #[utoipa::path(delete, path = "/v1/teams/{team}/tokens/{id}", tag = "tokens",
     params(("team" = String, Path, description = "team id"), ("id" = Uuid, Path, description = "token id")),
     responses((status = 204, description = "revoked")))]
@@ -74,5 +75,7 @@ async fn revoke_token(
     caller: Caller,
     Path((team, id)): Path<(String, Uuid)>,
 ) -> Result<StatusCode> {
-    Ok(service::revoke_token(&state.pool, &caller, &team, id).await?.0)
+    let (status, ()) = service::revoke_token(&state.pool, &caller, &team, id).await?;
+    state.tokens.clear();
+    Ok(status)
 }

@@ -2,7 +2,6 @@
 //! load it, let `domain` decide, write the effects, build the status, append the event, commit.
 
 use axum::http::StatusCode;
-use globset::GlobBuilder;
 use serde_json::{Value, json};
 use sqlx::{PgConnection, PgPool};
 
@@ -14,6 +13,7 @@ use crate::domain::{
 use crate::error::{Error, Result, ResultExt};
 use crate::metrics::Counted;
 use crate::resources::*;
+use crate::service::globs;
 use crate::service::write::{self, Reply, Write};
 use crate::store::artifacts::{self as store, ArtifactUpdate, Loaded, NewArtifact, NewReview, NewVersion};
 use crate::store::events::NewEvent;
@@ -416,22 +416,32 @@ pub async fn lift(
 }
 
 /// The artifact's revision alone: enough to answer a conditional GET.
-pub async fn revision(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<i64> {
-    caller.require(team, Scope::Read)?;
-    let revision: Option<i64> =
-        sqlx::query_scalar("select revision from artifacts where team_id = $1 and key = $2")
-            .bind(team)
-            .bind(key)
-            .fetch_optional(&mut *crate::store::acquire(pool).await?)
-            .await?;
-    revision.ok_or_else(|| artifact_not_found(key))
+/// A read answered from what the caller already holds, or in full.
+pub enum Fetched<T> {
+    /// The caller's copy is current: this is its revision.
+    Unchanged(i64),
+    Full(T),
 }
 
-pub async fn get(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactStatus> {
+/// The artifact's status, on one connection. When the caller holds a copy, `held` says
+/// whether a revision is the one it holds; if so, only the revision is read.
+pub async fn get(
+    pool: &PgPool,
+    caller: &Caller,
+    team: &str,
+    key: &str,
+    held: Option<impl FnOnce(i64) -> bool>,
+) -> Result<Fetched<ArtifactStatus>> {
     caller.require(team, Scope::Read)?;
     let mut conn = crate::store::acquire(pool).await?;
+    if let Some(held) = held {
+        let revision = store::revision(&mut conn, team, key).await?.ok_or_else(|| artifact_not_found(key))?;
+        if held(revision) {
+            return Ok(Fetched::Unchanged(revision));
+        }
+    }
     let (policy, roster) = team_context(&mut conn, team).await?;
-    status(&mut conn, team, key, policy, &roster).await
+    status(&mut conn, team, key, policy, &roster).await.map(Fetched::Full)
 }
 
 /// The artifact's status as it stands in this connection's view.
@@ -697,7 +707,7 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
             let matched = locked
                 .paths
                 .iter()
-                .filter_map(|g| glob(g).ok())
+                .filter_map(|g| globs::matcher(g))
                 .find_map(|g| paths.iter().find(|p| g.is_match(p)));
             if let Some(path) = matched {
                 denials.push(Denial {
@@ -712,11 +722,6 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
         }
     }
     Ok(CheckResult { allowed: denials.is_empty(), denials })
-}
-
-/// An artifact's path pattern: `*` stops at `/`, `**` crosses directories.
-pub fn glob(pattern: &str) -> Result<globset::GlobMatcher, globset::Error> {
-    Ok(GlobBuilder::new(pattern).literal_separator(true).build()?.compile_matcher())
 }
 
 pub async fn events(

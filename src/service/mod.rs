@@ -2,5 +2,6 @@
 //! effects and their event → commit. Rules are decided in `domain`, never here.
 
 pub mod artifacts;
+pub mod globs;
 pub mod teams;
 pub mod write;

@@ -181,6 +181,15 @@ impl Loaded {
     }
 }
 
+/// The artifact's revision: what its ETag says.
+pub async fn revision(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar("select revision from artifacts where team_id = $1 and key = $2")
+        .bind(team)
+        .bind(key)
+        .fetch_optional(conn)
+        .await
+}
+
 /// Loads the artifact, locking its row when `for_update`: every write locks it first, so
 /// writes to one artifact run one at a time (R13).
 pub async fn load(
