@@ -15,16 +15,16 @@ select id, display_name, kind, roles, can_review, can_author, expertise, active,
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'st-' || :n::text \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
--- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
-select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 \else
 -- mirrors: src/store/artifacts.rs revision
 select revision from artifacts where team_id = :team and key = 'st-' || :n::text;

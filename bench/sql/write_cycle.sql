@@ -21,16 +21,16 @@ insert into versions (artifact_id, number, team_id, cycle, author, git_ref, summ
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
--- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
-select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
 with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
 commit;
@@ -41,12 +41,12 @@ begin;
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
 -- mirrors: src/store/teams.rs find
@@ -63,16 +63,16 @@ update artifacts set state = 'changes_requested', cycle = 1, current_version = 1
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
--- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
-select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
 with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
 commit;
@@ -83,12 +83,12 @@ begin;
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
 -- mirrors: src/store/teams.rs find
@@ -103,16 +103,16 @@ update artifacts set state = 'in_revision', cycle = 1, current_version = 1, pend
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
--- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
-select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
 with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
 commit;
@@ -123,12 +123,12 @@ begin;
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
 -- mirrors: src/store/teams.rs find
@@ -143,10 +143,10 @@ update assignments set ended_at = now(), ended_by = 'version' where artifact_id 
 update artifacts set state = 'in_review', cycle = 1, current_version = 2, pending_remedy = null, revision = revision + 1, updated_at = now() where id = :a_id;
 -- mirrors: src/store/artifacts.rs versions (src/service/artifacts.rs version_view)
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number > 1 order by number limit 1;
--- mirrors: src/store/artifacts.rs contributors (None, inlined)
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (null::int is null or number = null::int) order by number, position;
--- mirrors: src/store/artifacts.rs reviews (None, inlined)
-select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r where r.artifact_id = :a_id and (null::int is null or r.number = null::int) order by r.id;
+-- mirrors: src/store/artifacts.rs all_contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id order by number, position;
+-- mirrors: src/store/artifacts.rs reviews
+select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r where r.artifact_id = :a_id order by r.id;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
 with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
 commit;
@@ -157,12 +157,12 @@ begin;
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
 -- mirrors: src/store/teams.rs find
@@ -179,16 +179,16 @@ update artifacts set state = 'approved', cycle = 1, current_version = 2, pending
 select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors (Some(current_version))
-select number, agent_id, role from version_contributors where artifact_id = :a_id and (:a_current_version::int is null or number = :a_current_version) order by number, position;
+-- mirrors: src/store/artifacts.rs contributors
+select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
 -- mirrors: src/store/artifacts.rs load (the cycle's reviews)
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs active_lockouts (agent: NULL, inlined: pgbench cannot bind NULL)
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.team_id = :team and l.cleared_at is null and (:a_id::bigint is null or l.artifact_id = :a_id) and (null::text is null or l.agent_id = null::text) order by a.key, l.agent_id;
+-- mirrors: src/store/artifacts.rs artifact_lockouts
+select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
 -- mirrors: src/store/artifacts.rs load (the active assignment)
 select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
--- mirrors: src/store/artifacts.rs open_escalations (via src/service/artifacts.rs status)
-select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.team_id = :team and e.resolved_at is null and (:a_id::bigint is null or e.artifact_id = :a_id) and e.id > 0 order by e.id limit 1;
+-- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
+select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
 with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
 commit;

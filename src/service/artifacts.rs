@@ -287,7 +287,7 @@ pub async fn review(
             data["reason"] = json!(pending.reason);
             data["remedy"] = json!(input.remedy);
             if *deadlocked {
-                let details = escalation_details(tx, team, id, cycle).await?;
+                let details = escalation_details(tx, id, cycle).await?;
                 store::open_escalation(tx, team, id, &details).await?;
                 counted.push(Counted::DeadlockOpened);
                 data["deadlocked"] = json!(true);
@@ -304,7 +304,7 @@ pub async fn review(
 
 /// R9: what the user needs to decide: every version of the cycle with its authors, the
 /// rejections, and the lockouts.
-async fn escalation_details(conn: &mut PgConnection, team: &str, id: i64, cycle: i32) -> Result<Value> {
+async fn escalation_details(conn: &mut PgConnection, id: i64, cycle: i32) -> Result<Value> {
     let versions = versions_view(conn, id, 0, i64::MAX).await?;
     let versions: Vec<&Version> = versions.iter().filter(|v| v.cycle == cycle).collect();
     let rejections: Vec<Value> = versions
@@ -313,7 +313,7 @@ async fn escalation_details(conn: &mut PgConnection, team: &str, id: i64, cycle:
         .map(|r| json!({ "version": r.version, "reviewer": r.reviewer, "reason": r.reason, "remedy": r.remedy }))
         .collect();
     let lockouts: Vec<Lockout> =
-        store::active_lockouts(conn, team, Some(id), None).await?.into_iter().map(lockout_view).collect();
+        store::artifact_lockouts(conn, id).await?.into_iter().map(lockout_view).collect();
     let authors: Vec<&str> = versions.iter().map(|v| v.author.as_str()).collect();
     Ok(json!({ "versions": versions, "authors": authors, "rejections": rejections, "lockouts": lockouts }))
 }
@@ -455,8 +455,7 @@ async fn status(
     let loaded = store::load(conn, team, key, false).await?.ok_or_else(|| artifact_not_found(key))?;
     let id = loaded.artifact.id;
     let eligible_agents = domain::eligible_agents(&loaded.to_domain(), roster, policy);
-    let escalation =
-        store::open_escalations(conn, team, Some(id), 0, 1).await?.into_iter().next().map(escalation_view);
+    let escalation = store::escalation(conn, id).await?.map(escalation_view);
     let Loaded { artifact, current, contributors, cycle_reviews, lockouts, assignment } = loaded;
     let reviews = cycle_reviews.into_iter().filter(|r| r.number == current.number).map(review_view).collect();
     Ok(ArtifactStatus {
@@ -555,8 +554,8 @@ async fn version_view(conn: &mut PgConnection, id: i64, number: i32) -> Result<V
 
 async fn versions_view(conn: &mut PgConnection, id: i64, after: i32, limit: i64) -> Result<Vec<Version>> {
     let rows = store::versions(conn, id, after, limit).await?;
-    let contributors = store::contributors(conn, id, None).await?;
-    let mut reviews = store::reviews(conn, id, None).await?;
+    let contributors = store::all_contributors(conn, id).await?;
+    let mut reviews = store::reviews(conn, id).await?;
     Ok(rows
         .into_iter()
         .map(|v| {
@@ -657,7 +656,7 @@ pub async fn escalations(
     caller.require(team, Scope::Read)?;
     let mut conn = crate::store::acquire(pool).await?;
     teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    Ok(store::open_escalations(&mut conn, team, None, after, limit)
+    Ok(store::open_escalations(&mut conn, team, after, limit)
         .await?
         .into_iter()
         .map(escalation_view)

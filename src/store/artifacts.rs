@@ -213,7 +213,7 @@ pub async fn load(
         return Ok(None);
     };
     let current = version(conn, artifact.id, artifact.current_version).await?;
-    let contributors = contributors(conn, artifact.id, Some(artifact.current_version)).await?;
+    let contributors = contributors(conn, artifact.id, artifact.current_version).await?;
     let cycle_reviews: Vec<ReviewRow> = sqlx::query_as(concat!(
         "select ",
         review_columns!(),
@@ -224,7 +224,7 @@ pub async fn load(
     .bind(artifact.cycle)
     .fetch_all(&mut *conn)
     .await?;
-    let lockouts = active_lockouts(conn, team, Some(artifact.id), None).await?;
+    let lockouts = artifact_lockouts(conn, artifact.id).await?;
     let assignment = sqlx::query_as(
         "select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = $1 and ended_at is null",
     )
@@ -262,15 +262,15 @@ pub async fn versions(
     .await
 }
 
-/// Contributors of one version, or of all versions when `number` is `None`.
+/// Contributors of one version.
 pub async fn contributors(
     conn: &mut PgConnection,
     artifact: i64,
-    number: Option<i32>,
+    number: i32,
 ) -> sqlx::Result<Vec<ContributorRow>> {
     sqlx::query_as(
         "select number, agent_id, role from version_contributors
-         where artifact_id = $1 and ($2::int is null or number = $2) order by number, position",
+         where artifact_id = $1 and number = $2 order by position",
     )
     .bind(artifact)
     .bind(number)
@@ -278,19 +278,37 @@ pub async fn contributors(
     .await
 }
 
-/// Reviews of one version, or of all versions when `number` is `None`.
-pub async fn reviews(
-    conn: &mut PgConnection,
-    artifact: i64,
-    number: Option<i32>,
-) -> sqlx::Result<Vec<ReviewRow>> {
+/// Contributors of every version.
+pub async fn all_contributors(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Vec<ContributorRow>> {
+    sqlx::query_as(
+        "select number, agent_id, role from version_contributors where artifact_id = $1 order by number, position",
+    )
+    .bind(artifact)
+    .fetch_all(conn)
+    .await
+}
+
+/// Reviews of every version.
+pub async fn reviews(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Vec<ReviewRow>> {
     sqlx::query_as(concat!(
         "select ",
         review_columns!(),
-        " from reviews r where r.artifact_id = $1 and ($2::int is null or r.number = $2) order by r.id"
+        " from reviews r where r.artifact_id = $1 order by r.id"
     ))
     .bind(artifact)
-    .bind(number)
+    .fetch_all(conn)
+    .await
+}
+
+/// Active lockouts of one artifact.
+pub async fn artifact_lockouts(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Vec<LockoutRow>> {
+    sqlx::query_as(
+        "select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
+         from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id
+         where l.artifact_id = $1 and l.cleared_at is null
+         order by l.agent_id",
+    )
+    .bind(artifact)
     .fetch_all(conn)
     .await
 }
@@ -579,21 +597,30 @@ pub async fn resolve_escalation(
     Ok(())
 }
 
-/// Open escalations of the team, of one artifact when given, in opening order after `after`.
+/// The artifact's open escalation.
+pub async fn escalation(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Option<EscalationRow>> {
+    sqlx::query_as(
+        "select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id
+         where e.artifact_id = $1 and e.resolved_at is null",
+    )
+    .bind(artifact)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Open escalations of the team, in opening order after `after`.
 pub async fn open_escalations(
     conn: &mut PgConnection,
     team: &str,
-    artifact: Option<i64>,
     after: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<EscalationRow>> {
     sqlx::query_as(
         "select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id
-         where e.team_id = $1 and e.resolved_at is null and ($2::bigint is null or e.artifact_id = $2) and e.id > $3
-         order by e.id limit $4",
+         where e.team_id = $1 and e.resolved_at is null and e.id > $2
+         order by e.id limit $3",
     )
     .bind(team)
-    .bind(artifact)
     .bind(after)
     .bind(limit)
     .fetch_all(conn)
