@@ -3,7 +3,8 @@
 //! `loadgen setup` creates the bench team over HTTP with the admin token: a coordinator token
 //! (printed as `token=<secret>`), engineers `eng-0`..`eng-7`, the reviewer `rev`, and the
 //! status artifacts `st-1`..`st-K` (paths `src/st-N/**`, authored by `eng-(N % 8)`; `st-1`..`st-8`
-//! are rejected once, so each engineer holds one lockout).
+//! are rejected once, so each engineer holds one lockout). With `--status-artifacts 0` it makes
+//! no artifacts: bench/run seeds its scale teams' in SQL (bench/seed/).
 //!
 //! `loadgen run --scenario S --concurrency C --seconds T` drives one scenario with C workers,
 //! each on its own keep-alive HTTP/1.1 connection, for T seconds, and prints one line:
@@ -14,6 +15,9 @@
 //!   `eng-w`), reject with a reassign remedy (by `rev`), assign `eng-w+1`, revise (version 2
 //!   by `eng-w+1`), approve (by `rev`). An op is a whole cycle; its latency is the cycle's.
 //! - `status_read`: `GET /artifacts/st-N`, every other request with the matching `If-None-Match`.
+//!   N is drawn from a sample of at most `--status-sample` keys whose ETags are fetched before the
+//!   clock starts: all of `st-1`..`st-K` when K is no larger, else as many keys spread uniformly
+//!   over 1..K (one drawn at random from each equal slice), so K may be a million.
 //! - `check`: `POST /checks` for `eng-N` and three paths (one inside a `st-*` artifact).
 //! - `events_poll`: `GET /events?after=R&limit=100` at a random `after`.
 
@@ -66,6 +70,9 @@ enum Command {
         concurrency: usize,
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// At most this many status artifacts `status_read` reads (and fetches the ETag of first).
+        #[arg(long, default_value_t = 2000)]
+        status_sample: usize,
     },
 }
 
@@ -168,8 +175,9 @@ async fn main() -> Result<()> {
     let args = Args::parse();
     match &args.command {
         Command::Setup { admin_token } => setup(&args, admin_token).await,
-        Command::Run { token, scenario, concurrency, seconds } => {
-            run(&args, token, scenario, *concurrency, Duration::from_secs_f64(*seconds)).await
+        Command::Run { token, scenario, concurrency, seconds, status_sample } => {
+            let length = Duration::from_secs_f64(*seconds);
+            run(&args, token, scenario, *concurrency, length, *status_sample).await
         }
     }
 }
@@ -231,31 +239,72 @@ async fn setup(args: &Args, admin_token: &str) -> Result<()> {
 #[derive(Clone)]
 struct Shared {
     base: String,
-    status_artifacts: usize,
-    /// `If-None-Match` values of `st-1`..`st-K` (index 0 is `st-1`), for `status_read`.
-    etags: Vec<String>,
+    /// The `st-N` that `status_read` reads, with their `If-None-Match` values.
+    etags: Vec<(usize, String)>,
     /// The team's last event seq, for `events_poll`.
     last_seq: u64,
     nonce: u128,
 }
 
-async fn run(args: &Args, token: &str, scenario: &str, concurrency: usize, length: Duration) -> Result<()> {
+/// The status artifacts `status_read` reads: `1..=k` when `k <= sample`, else `sample` keys, one
+/// drawn at random from each of `sample` equal slices of `1..=k`.
+fn status_keys(k: usize, sample: usize, rng: &mut Rng) -> Vec<usize> {
+    if k <= sample {
+        return (1..=k).collect();
+    }
+    (0..sample)
+        .map(|j| {
+            let (from, to) = (j * k / sample, (j + 1) * k / sample);
+            from + 1 + rng.below((to - from) as u64) as usize
+        })
+        .collect()
+}
+
+/// The ETags of `keys` (`st-N`), fetched over a few connections at once.
+async fn fetch_etags(args: &Args, token: &str, base: &str, keys: Vec<usize>) -> Result<Vec<(usize, String)>> {
+    let connections = 4;
+    let mut handles = Vec::new();
+    for w in 0..connections {
+        let mine: Vec<usize> = keys.iter().copied().skip(w).step_by(connections).collect();
+        let (addr, token, base) = (args.addr.clone(), token.to_owned(), base.to_owned());
+        handles.push(tokio::spawn(async move {
+            let mut c = Client::connect(&addr, &token).await?;
+            let mut etags = Vec::with_capacity(mine.len());
+            for n in mine {
+                let path = format!("{base}/artifacts/st-{n}");
+                let answer = c.expect(Method::GET, &path, None, None, &[StatusCode::OK]).await?;
+                etags.push((n, answer.etag.ok_or("no ETag on an artifact")?));
+            }
+            Ok::<_, Failure>(etags)
+        }));
+    }
+    let mut etags = Vec::with_capacity(keys.len());
+    for h in handles {
+        etags.extend(h.await??);
+    }
+    etags.sort_unstable_by_key(|(n, _)| *n);
+    Ok(etags)
+}
+
+async fn run(
+    args: &Args,
+    token: &str,
+    scenario: &str,
+    concurrency: usize,
+    length: Duration,
+    status_sample: usize,
+) -> Result<()> {
     let base = format!("/v1/teams/{}", args.team);
-    let mut shared = Shared {
-        base,
-        status_artifacts: args.status_artifacts,
-        etags: Vec::new(),
-        last_seq: 0,
-        nonce: nonce(),
-    };
+    let mut shared = Shared { base, etags: Vec::new(), last_seq: 0, nonce: nonce() };
     let mut c = Client::connect(&args.addr, token).await?;
     match scenario {
         "status_read" => {
-            for n in 1..=shared.status_artifacts {
-                let path = format!("{}/artifacts/st-{n}", shared.base);
-                let answer = c.expect(Method::GET, &path, None, None, &[StatusCode::OK]).await?;
-                shared.etags.push(answer.etag.ok_or("no ETag on an artifact")?);
+            let mut rng = Rng::new(shared.nonce as u64);
+            let keys = status_keys(args.status_artifacts, status_sample.max(1), &mut rng);
+            if keys.is_empty() {
+                return Err("status_read needs --status-artifacts of at least 1".into());
             }
+            shared.etags = fetch_etags(args, token, &shared.base, keys).await?;
         }
         "events_poll" => {
             let path = format!("{}/events?after=0&limit=1", shared.base);
@@ -356,10 +405,10 @@ async fn write_cycle(c: &mut Client, s: &Shared, worker: usize, i: u64) -> Resul
 }
 
 async fn status_read(c: &mut Client, s: &Shared, rng: &mut Rng, i: u64) -> Result<()> {
-    let n = rng.below(s.status_artifacts as u64) as usize;
-    let path = format!("{}/artifacts/st-{}", s.base, n + 1);
+    let (n, etag) = &s.etags[rng.below(s.etags.len() as u64) as usize];
+    let path = format!("{}/artifacts/st-{n}", s.base);
     if i.is_multiple_of(2) {
-        let tag = Some((header::IF_NONE_MATCH, s.etags[n].as_str()));
+        let tag = Some((header::IF_NONE_MATCH, etag.as_str()));
         c.expect(Method::GET, &path, None, tag, &[StatusCode::NOT_MODIFIED]).await?;
     } else {
         c.expect(Method::GET, &path, None, None, &[StatusCode::OK]).await?;
