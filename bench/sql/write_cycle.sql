@@ -1,11 +1,14 @@
 -- write_cycle: one protocol cycle = five HTTP requests = five transactions, statement for
 -- statement what src/service/artifacts.rs create, review (reject), assign, submit_version and
 -- review (approve) issue. Variables (-D): team, tokid (the
--- token's id), author, reviser, authors ('{<author>}').
--- Kept in step by tests/bench_sql.rs: every mirrored function exists in the named file, and
--- every statement names the function it mirrors.
+-- token's id), author, reviser, authors ('{<author>}'), rev_actor.
+-- Kept in step by tests/api/bench_sql.rs, which compares these statements with those the
+-- service sends for the same five requests; every statement names the function it mirrors.
 -- The token lookup is not here: the service keeps a token that authenticated for
 -- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
+-- The artifact's key is 'pgb-<k>', k drawn from 10^18 (the service's insert returns only the
+-- id, so the key cannot come back from it).
+\set k random(1, 1000000000000000000)
 
 -- 1. POST /artifacts: src/service/artifacts.rs create
 begin;
@@ -14,11 +17,11 @@ select id, display_name, profile, required_approvals, created_at, updated_at fro
 -- mirrors: src/store/agents.rs roster
 select id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at from agents where team_id = :team;
 -- mirrors: src/store/artifacts.rs insert
-insert into artifacts (team_id, key, title, kind, paths, state, original_author) values (:team, 'pgb-' || gen_random_uuid(), 'Bench cycle', null, '{src/pgb/**}'::text[], 'in_review', :author) on conflict (team_id, key) do nothing returning id, key \gset
+insert into artifacts (team_id, key, title, kind, paths, state, original_author) values (:team, 'pgb-' || :k::text, 'Bench cycle', null, '{src/pgb/**}'::text[], 'in_review', :author) on conflict (team_id, key) do nothing returning id \gset
 -- mirrors: src/store/artifacts.rs insert_version (the trigger versions_author_not_locked_out runs)
 insert into versions (artifact_id, number, team_id, cycle, author, git_ref, summary) values (:id, 1, :team, 1, :author, 'a1', null);
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -32,13 +35,13 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
 commit;
 
 -- 2. POST /versions/1/reviews (reject): src/service/artifacts.rs review
 begin;
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -60,7 +63,7 @@ insert into lockouts (artifact_id, team_id, agent_id, cycle, number, review_id) 
 -- mirrors: src/store/artifacts.rs update
 update artifacts set state = 'changes_requested', cycle = 1, current_version = 1, pending_remedy = '{"action": "reassign","agent": null,"expertise": [],"reviewer": "rev","reason": "Missing tests."}'::jsonb, revision = revision + 1, updated_at = now() where id = :a_id;
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -74,13 +77,13 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
 commit;
 
 -- 3. POST /assignment: src/service/artifacts.rs assign
 begin;
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -100,7 +103,7 @@ insert into assignments (artifact_id, team_id, agent_id, cycle, note, assigned_b
 -- mirrors: src/store/artifacts.rs update
 update artifacts set state = 'in_revision', cycle = 1, current_version = 1, pending_remedy = '{"action": "reassign","agent": null,"expertise": [],"reviewer": "rev","reason": "Missing tests."}'::jsonb, revision = revision + 1, updated_at = now() where id = :a_id;
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -114,13 +117,13 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
 commit;
 
 -- 4. POST /versions (revision): src/service/artifacts.rs submit_version
 begin;
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -148,13 +151,13 @@ select number, agent_id, role from version_contributors where artifact_id = :a_i
 -- mirrors: src/store/artifacts.rs reviews
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r where r.artifact_id = :a_id order by r.id;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
 commit;
 
 -- 5. POST /versions/2/reviews (approve): src/service/artifacts.rs review
 begin;
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key for no key update \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text for no key update \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -176,7 +179,7 @@ update lockouts set cleared_at = now(), cleared_by = 'approval' where artifact_i
 -- mirrors: src/store/artifacts.rs update
 update artifacts set state = 'approved', cycle = 1, current_version = 2, pending_remedy = null, revision = revision + 1, updated_at = now() where id = :a_id;
 -- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = :key \gset a_
+select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'pgb-' || :k::text \gset a_
 -- mirrors: src/store/artifacts.rs version
 select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
 -- mirrors: src/store/artifacts.rs contributors
@@ -190,5 +193,5 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, :key, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
+with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
 commit;

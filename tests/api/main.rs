@@ -2,6 +2,7 @@
 
 mod agent_tokens;
 mod agents;
+mod bench_sql;
 mod common;
 mod concurrency;
 mod conditional;
