@@ -594,7 +594,7 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
     let wake = {
         let seq = {
             let pool = PgPool::connect(&pg.url()).await.unwrap();
-            let seq: i64 = sqlx::query_scalar("select last_event_seq from teams where id = $1")
+            let seq: i64 = sqlx::query_scalar("select last_event_seq from team_seqs where team_id = $1")
                 .bind(TEAM)
                 .fetch_one(&pool)
                 .await
@@ -785,10 +785,10 @@ async fn verify(pool: &PgPool, acks: &[Ack]) -> Vec<String> {
         ),
         (
             "event seqs not contiguous from 1 to the team's last_event_seq",
-            "select t.id from teams t
-             where (select count(*) from events e where e.team_id = t.id) <> t.last_event_seq
-             or coalesce((select max(seq) from events e where e.team_id = t.id), 0) <> t.last_event_seq
-             or coalesce((select min(seq) from events e where e.team_id = t.id), 1) <> 1",
+            "select t.team_id from team_seqs t
+             where (select count(*) from events e where e.team_id = t.team_id) <> t.last_event_seq
+             or coalesce((select max(seq) from events e where e.team_id = t.team_id), 0) <> t.last_event_seq
+             or coalesce((select min(seq) from events e where e.team_id = t.team_id), 1) <> 1",
         ),
     ];
     for (what, query) in checks {

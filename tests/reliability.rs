@@ -532,7 +532,7 @@ async fn check(pool: &PgPool, acks: &[Ack], unanswered: usize) -> Vec<String> {
             .fetch_all(pool)
             .await
             .unwrap();
-    let last: i64 = sqlx::query_scalar("select last_event_seq from teams where id = $1")
+    let last: i64 = sqlx::query_scalar("select last_event_seq from team_seqs where team_id = $1")
         .bind(TEAM)
         .fetch_one(pool)
         .await

@@ -4,7 +4,7 @@
 -- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
 \set after random(0, greatest(:lastseq - 100, 1))
 -- mirrors: src/store/teams.rs last_event_seq (src/service/teams.rs lists_etag)
-select last_event_seq from teams where id = :team;
+select last_event_seq from team_seqs where team_id = :team;
 -- mirrors: src/store/teams.rs find
 select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
 -- mirrors: src/store/events.rs page (src/feed.rs page)

@@ -35,7 +35,7 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
 commit;
 
 -- 2. POST /versions/1/reviews (reject): src/service/artifacts.rs review
@@ -77,7 +77,7 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
 commit;
 
 -- 3. POST /assignment: src/service/artifacts.rs assign
@@ -117,7 +117,7 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
 commit;
 
 -- 4. POST /versions (revision): src/service/artifacts.rs submit_version
@@ -151,7 +151,7 @@ select number, agent_id, role from version_contributors where artifact_id = :a_i
 -- mirrors: src/store/artifacts.rs reviews
 select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r where r.artifact_id = :a_id order by r.id;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
 commit;
 
 -- 5. POST /versions/2/reviews (approve): src/service/artifacts.rs review
@@ -193,5 +193,5 @@ select agent_id, note, assigned_by, assigned_at from assignments where artifact_
 -- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
 select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
 -- mirrors: src/store/events.rs append (src/service/write.rs Write::commit), then commit
-with s as (update teams set last_event_seq = last_event_seq + 1 where id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
 commit;

@@ -48,7 +48,7 @@ impl Write {
     }
 
     /// Stores the response under the request's key, appends the event and commits. The event
-    /// comes last: it takes the team's seq under the team row's lock, held only until commit.
+    /// comes last: it takes the team's seq under the lock of its `team_seqs` row, held only until commit.
     pub async fn commit<T: Serialize>(
         self,
         team: &str,

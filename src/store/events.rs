@@ -15,9 +15,9 @@ pub struct NewEvent<'a> {
     pub data: Value,
 }
 
-/// Appends the event and returns its seq. The seq comes from the team row, under its lock, and
-/// this must be the transaction's last statement before commit: the lock then orders commits
-/// by seq, so a poller reading `after=N` can never see seq N+2 before N+1 commits.
+/// Appends the event and returns its seq. The seq comes from the team's `team_seqs` row, under
+/// its lock, and this must be the transaction's last statement before commit: the lock then
+/// orders commits by seq, so a poller reading `after=N` can never see seq N+2 before N+1 commits.
 ///
 /// The same statement notifies [`crate::feed::CHANNEL`] with the team id; Postgres delivers
 /// the notification at commit (and never for a rollback), when the event is visible, which
@@ -29,7 +29,7 @@ pub async fn append(
     event: NewEvent<'_>,
 ) -> sqlx::Result<i64> {
     sqlx::query_scalar(
-        "with s as (update teams set last_event_seq = last_event_seq + 1 where id = $1 returning last_event_seq),
+        "with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = $1 returning last_event_seq),
               n as (select pg_notify($8, $1))
          insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data)
          select $1, s.last_event_seq, $2, $3, $4, $5, $6, $7 from s, n returning seq",

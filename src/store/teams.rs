@@ -75,5 +75,8 @@ pub async fn update(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<Tea
 
 /// The team's last event seq: every change of the team increases it.
 pub async fn last_event_seq(conn: &mut PgConnection, id: &str) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar("select last_event_seq from teams where id = $1").bind(id).fetch_optional(conn).await
+    sqlx::query_scalar("select last_event_seq from team_seqs where team_id = $1")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
 }

@@ -190,7 +190,7 @@ async fn every_event_records_the_token_that_made_it(pool: PgPool) {
         .find(|i| i["scope"] == "coordinator")
         .map(|i| i["id"].as_str().unwrap().to_owned())
         .unwrap();
-    let after: i64 = sqlx::query_scalar("select last_event_seq from teams where id = 't'")
+    let after: i64 = sqlx::query_scalar("select last_event_seq from team_seqs where team_id = 't'")
         .fetch_one(&t.api.pool)
         .await
         .unwrap();

@@ -176,7 +176,7 @@ async fn assert_invariants(pool: &PgPool) {
         .fetch_all(pool)
         .await
         .unwrap();
-    let last = scalar(pool, "select last_event_seq from teams where id = 't'").await;
+    let last = scalar(pool, "select last_event_seq from team_seqs where team_id = 't'").await;
     assert_eq!(seqs, (1..=last).collect::<Vec<_>>(), "event seqs are contiguous up to last_event_seq");
 }
 
@@ -485,7 +485,7 @@ async fn a_poller_never_misses_an_event_under_concurrent_writers(pool: PgPool) {
     let (seen, pages_while_writing) = poller.await.expect("poller");
 
     let count = scalar(&t.api.pool, "select count(*) from events where team_id = 't'").await;
-    let last = scalar(&t.api.pool, "select last_event_seq from teams where id = 't'").await;
+    let last = scalar(&t.api.pool, "select last_event_seq from team_seqs where team_id = 't'").await;
     assert_eq!(count - setup, (WRITERS * ARTIFACTS * 5) as i64, "five events per artifact");
     assert_eq!(last, count);
     assert_eq!(seen, (1..=count).collect::<Vec<_>>());
@@ -624,7 +624,7 @@ fn answer(e: sqlx::Error) -> (u16, &'static str, String) {
     (error.status().as_u16(), error.code(), sqlstate)
 }
 
-/// The service's writes lock in one order (the artifact row first, the team row last) under
+/// The service's writes lock in one order (the artifact row first, the team's seq row last) under
 /// READ COMMITTED, so none of the races above can deadlock or fail to serialize. Should Postgres
 /// ever abort a transaction anyway, the client gets 409 `conflict` (retry), never a 500: here
 /// with a real deadlock and a real serialization failure.

@@ -218,3 +218,28 @@ async fn another_teams_token_sees_not_found_everywhere(pool: PgPool) {
     let tokens = api.get("/v1/teams/alpha/tokens", ADMIN).await;
     assert_eq!(tokens.expect(200, None)["items"].as_array().unwrap().len(), 1);
 }
+
+/// Every write takes the team's next event seq, but from the team's own counter row: the team
+/// row, read by nearly every request, is not rewritten by writes that leave the team's settings
+/// alone. A team inserted by any means has its counter.
+#[sqlx::test]
+async fn writes_take_the_event_seq_without_rewriting_the_team_row(pool: PgPool) {
+    let t = crate::examples::Team::new(pool.clone(), Value::Null, &["a", "b"]).await;
+    let team_version = || sqlx::query_scalar::<_, String>("select xmin::text from teams where id = 't'");
+    let seq = || sqlx::query_scalar::<_, i64>("select last_event_seq from team_seqs where team_id = 't'");
+    let (before, seq_before) =
+        (team_version().fetch_one(&pool).await.unwrap(), seq().fetch_one(&pool).await.unwrap());
+
+    t.create("auth", "a").await.expect(201, None);
+    let events = t.api.get(&t.url(&format!("/events?after={seq_before}")), &t.coord).await;
+    assert_eq!(events.expect(200, None)["items"][0]["seq"], seq_before + 1);
+    assert_eq!(seq().fetch_one(&pool).await.unwrap(), seq_before + 1, "the write took the next seq");
+    assert_eq!(team_version().fetch_one(&pool).await.unwrap(), before, "the team row was not rewritten");
+
+    sqlx::query("insert into teams (id) values ('direct')").execute(&pool).await.unwrap();
+    let direct: i64 = sqlx::query_scalar("select last_event_seq from team_seqs where team_id = 'direct'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(direct, 0);
+}
