@@ -20,6 +20,8 @@
 //!   over 1..K (one drawn at random from each equal slice), so K may be a million.
 //! - `check`: `POST /checks` for `eng-N` and three paths (one inside a `st-*` artifact).
 //! - `events_poll`: `GET /events?after=R&limit=100` at a random `after`.
+//! - `healthz`: `GET /healthz`, which no database answers: the HTTP stack (every middleware
+//!   layer) and this load generator alone, the ceiling of any scenario on the machine.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -313,7 +315,7 @@ async fn run(
             let etag = answer.etag.ok_or("no ETag on the events page")?;
             shared.last_seq = etag.trim_matches(|ch| ch == '"' || ch == 'e').parse()?;
         }
-        "write_cycle" | "check" => {}
+        "write_cycle" | "check" | "healthz" => {}
         other => return Err(format!("unknown scenario {other}").into()),
     }
     drop(c);
@@ -338,6 +340,7 @@ async fn run(
                     "write_cycle" => write_cycle(&mut c, &shared, w, i).await,
                     "status_read" => status_read(&mut c, &shared, &mut rng, i).await,
                     "check" => check(&mut c, &shared, &mut rng).await,
+                    "healthz" => healthz(&mut c).await,
                     _ => events_poll(&mut c, &shared, &mut rng).await,
                 };
                 i += 1;
@@ -421,6 +424,11 @@ async fn check(c: &mut Client, s: &Shared, rng: &mut Rng) -> Result<()> {
     let n = rng.below(2 * ENGINEERS as u64) + 1;
     let body = json!({ "agent": agent, "paths": [format!("src/st-{n}/lib.rs"), "src/other/mod.rs", "docs/readme.md"] });
     c.expect(Method::POST, &format!("{}/checks", s.base), Some(&body), None, &[StatusCode::OK]).await?;
+    Ok(())
+}
+
+async fn healthz(c: &mut Client) -> Result<()> {
+    c.expect(Method::GET, "/healthz", None, None, &[StatusCode::OK]).await?;
     Ok(())
 }
 

@@ -35,7 +35,7 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
         if_match: None,
     };
     let created = crate::service::teams::create_token(
-        &pool,
+        &crate::store::Db::new(pool.clone()),
         &caller,
         &args.team,
         &args.name,

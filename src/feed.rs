@@ -17,8 +17,10 @@ use std::sync::{Arc, Once};
 use std::time::Duration;
 
 use futures_util::Stream;
+use sqlx::PgConnection;
 use sqlx::postgres::PgListener;
-use sqlx::{PgConnection, PgPool};
+
+use crate::store::Db;
 use tokio::sync::{broadcast, watch};
 use tokio::time::Instant;
 
@@ -56,7 +58,7 @@ enum Wake {
 pub struct Feed(Arc<Inner>);
 
 struct Inner {
-    pool: PgPool,
+    pool: Db,
     wake: broadcast::Sender<Wake>,
     closed: watch::Sender<bool>,
     started: Once,
@@ -66,7 +68,7 @@ struct Inner {
 
 impl Feed {
     /// A feed on the pool's database. Nothing connects until [`Feed::start`].
-    pub fn new(pool: PgPool) -> Self {
+    pub fn new(pool: Db) -> Self {
         Feed(Arc::new(Inner {
             pool,
             wake: broadcast::channel(1024).0,
@@ -103,12 +105,12 @@ impl Feed {
     /// One page of the log after the caller's access was checked.
     async fn read(&self, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
         self.0.reads.fetch_add(1, Ordering::Relaxed);
-        page(&mut *crate::store::acquire(&self.0.pool).await?, team, after, limit).await
+        self.0.pool.read(async |conn| page(conn, team, after, limit).await).await
     }
 }
 
 /// Listens on [`CHANNEL`] and broadcasts each notification, reconnecting with backoff.
-async fn listen(pool: PgPool, wake: broadcast::Sender<Wake>, mut closed: watch::Receiver<bool>) {
+async fn listen(pool: Db, wake: broadcast::Sender<Wake>, mut closed: watch::Receiver<bool>) {
     let mut backoff = Duration::from_millis(250);
     loop {
         let error = tokio::select! {
@@ -130,7 +132,7 @@ async fn listen(pool: PgPool, wake: broadcast::Sender<Wake>, mut closed: watch::
 
 /// One connection's worth of listening: returns only with the error that ended it.
 async fn listen_once(
-    pool: &PgPool,
+    pool: &Db,
     wake: &broadcast::Sender<Wake>,
     backoff: &mut Duration,
 ) -> sqlx::Result<Infallible> {
@@ -240,7 +242,7 @@ pub async fn page(conn: &mut PgConnection, team: &str, after: i64, limit: i64) -
 /// wake-up of its team, and once per [`FALLBACK`].
 pub async fn poll(
     feed: &Feed,
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     after: i64,
@@ -268,11 +270,9 @@ pub async fn poll(
 }
 
 /// The team's last seq, for a stream that starts with the events still to come.
-pub async fn last_seq(pool: &PgPool, caller: &Caller, team: &str) -> Result<i64> {
+pub async fn last_seq(pool: &Db, caller: &Caller, team: &str) -> Result<i64> {
     caller.require(team, Scope::Read)?;
-    teams::last_event_seq(&mut *crate::store::acquire(pool).await?, team)
-        .await?
-        .ok_or_else(|| team_not_found(team))
+    pool.read(async |conn| teams::last_event_seq(conn, team).await).await?.ok_or_else(|| team_not_found(team))
 }
 
 /// The team's events after `after` (or, when `None`, after its last seq now), endlessly: the
@@ -281,7 +281,7 @@ pub async fn last_seq(pool: &PgPool, caller: &Caller, team: &str) -> Result<i64>
 /// revocation of the caller's own token, which it does not send.
 pub async fn stream(
     feed: &Feed,
-    pool: &PgPool,
+    pool: &Db,
     caller: Caller,
     team: String,
     after: Option<i64>,

@@ -25,6 +25,8 @@ use sqlx::migrate::MigrateDatabase;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgPool, Postgres};
 
+use crate::store::Db;
+
 pub use http::{app, openapi};
 
 use crate::config::{DatabaseConfig, ServeConfig};
@@ -33,12 +35,12 @@ use crate::config::{DatabaseConfig, ServeConfig};
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
 
 /// A pooled connection idle for longer than this is pinged before a request uses it.
-const PING_IDLE_AFTER: Duration = Duration::from_secs(5);
+pub(crate) const PING_IDLE_AFTER: Duration = Duration::from_secs(5);
 
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
-    pub pool: PgPool,
+    pub pool: Db,
     /// SHA-256 of `REVIEWLOCK_ADMIN_TOKEN`, when set.
     pub admin_token_hash: Option<Arc<Vec<u8>>>,
     pub request_timeout: Duration,
@@ -53,6 +55,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(pool: PgPool) -> Self {
+        let pool = Db::new(pool);
         let feed = feed::Feed::new(pool.clone());
         Self {
             pool,
@@ -101,7 +104,7 @@ pub async fn connect(config: &DatabaseConfig) -> Result<PgPool, Box<dyn std::err
 /// Runs the service until SIGTERM or Ctrl-C, then drains in-flight requests for at most the
 /// shutdown timeout.
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
-    let pool = connect(&config.database).await?;
+    let pool = Db::new(connect(&config.database).await?);
     let admin_token = config.admin_token.as_deref().map(str::trim).filter(|t| !t.is_empty());
     if admin_token.is_none() {
         bootstrap_admin_token(&pool).await?;
@@ -143,9 +146,9 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
 
 /// With no admin token configured and no token in the database, creates one and prints it
 /// once, so a newcomer can start with curl.
-async fn bootstrap_admin_token(pool: &PgPool) -> Result<(), sqlx::Error> {
+async fn bootstrap_admin_token(pool: &Db) -> Result<(), sqlx::Error> {
     let secret = auth::new_secret();
-    let mut tx = store::begin(pool).await?;
+    let mut tx = pool.begin().await?;
     if store::tokens::bootstrap_admin(&mut tx, &auth::hash_secret(&secret)).await? {
         tx.commit().await?;
         eprintln!(
@@ -156,11 +159,11 @@ async fn bootstrap_admin_token(pool: &PgPool) -> Result<(), sqlx::Error> {
 }
 
 /// Deletes expired idempotency keys every ten minutes; a key expires 24 hours after its request.
-async fn purge_idempotency_keys(pool: PgPool) {
+async fn purge_idempotency_keys(pool: Db) {
     let mut every = tokio::time::interval(Duration::from_secs(600));
     loop {
         every.tick().await;
-        let purged = async { store::idempotency::purge_expired(&mut *store::acquire(&pool).await?).await };
+        let purged = async { store::idempotency::purge_expired(&mut *pool.acquire().await?).await };
         match purged.await {
             Ok(0) => {}
             Ok(n) => tracing::info!(purged = n, "purged expired idempotency keys"),

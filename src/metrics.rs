@@ -14,8 +14,9 @@
 //!   by hand after the recorder's series: the recorder holds values pushed to it, while these
 //!   belong to one [`AppState`] (tests run many, each on its own database, in one process).
 //!
-//! The pool's waiters are counted by `store::acquire` and `store::begin`, through which every
-//! request takes its connection (sqlx does not count them). A pool that is too small shows as
+//! The pool's waiters are counted by `Db::acquire` and `Db::begin` (src/store/mod.rs), through
+//! which every request takes its connection (sqlx does not count them); the connections parked
+//! there for the next request count as idle. A pool that is too small shows as
 //! waiters above zero, `reviewlock_db_pool_in_use` at `reviewlock_db_pool_max` and, once a wait
 //! exceeds `REVIEWLOCK_DB_ACQUIRE_TIMEOUT`, as refusals with `code="unavailable"`.
 
@@ -154,7 +155,7 @@ pub async fn render(state: &AppState) -> String {
     // Before the query, so the scrape's own connection is not counted in use.
     let pool = &state.pool;
     let size = u64::from(pool.size());
-    let idle = pool.num_idle() as u64;
+    let idle = (pool.num_idle() + pool.parked()) as u64;
     let max = u64::from(pool.options().get_max_connections());
     let waiting = crate::store::waiting();
     let totals = match database_totals(pool).await {
@@ -173,7 +174,11 @@ pub async fn render(state: &AppState) -> String {
         max,
     );
     gauge("reviewlock_db_pool_size", "Connections this process's pool holds open.", size);
-    gauge("reviewlock_db_pool_idle", "Open connections of this process's pool that are idle.", idle);
+    gauge(
+        "reviewlock_db_pool_idle",
+        "Open connections of this process's pool that are idle (in the pool or parked for the next request).",
+        idle,
+    );
     gauge(
         "reviewlock_db_pool_in_use",
         "Connections of this process's pool in use (size - idle), the event listener's included.",

@@ -127,8 +127,8 @@ impl FromRequestParts<AppState> for Caller {
         let token = match state.tokens.get(&hash) {
             Ok(token) => token,
             Err(generation) => {
-                let mut conn = crate::store::acquire(&state.pool).await?;
-                let token = tokens::find_by_hash(&mut conn, &hash).await?.ok_or(Error::Unauthenticated)?;
+                let token = state.pool.read(async |conn| tokens::find_by_hash(conn, &hash).await).await?;
+                let token = token.ok_or(Error::Unauthenticated)?;
                 state.tokens.put(hash.clone(), token.clone(), generation);
                 token
             }

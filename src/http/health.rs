@@ -21,7 +21,7 @@ async fn healthz() -> &'static str {
               (status = 503, description = "`unavailable`: the database does not answer", body = crate::error::Problem,
                content_type = "application/problem+json")))]
 async fn readyz(State(state): State<AppState>) -> Result<(StatusCode, &'static str)> {
-    sqlx::query("select 1").execute(&state.pool).await?;
+    sqlx::query("select 1").execute(&*state.pool).await?;
     Ok((StatusCode::OK, "ready"))
 }
 

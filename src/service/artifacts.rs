@@ -3,7 +3,9 @@
 
 use axum::http::StatusCode;
 use serde_json::{Value, json};
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgConnection;
+
+use crate::store::Db;
 
 use crate::auth::{Caller, Scope, team_not_found};
 use crate::domain::{
@@ -54,7 +56,7 @@ struct ArtifactWrite {
 impl ArtifactWrite {
     /// Locks and loads the artifact. A stale `If-Match` is 412 `precondition_failed` (compared
     /// strongly, as RFC 9110 asks of `If-Match`: a weak tag never matches).
-    async fn open(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<ArtifactWrite> {
+    async fn open(pool: &Db, caller: &Caller, team: &str, key: &str) -> Result<ArtifactWrite> {
         let mut write = write::begin(pool, caller).await?;
         let loaded =
             store::load(&mut write.tx, team, key, true).await?.ok_or_else(|| artifact_not_found(key))?;
@@ -104,7 +106,7 @@ pub fn etag(revision: i64) -> String {
 }
 
 pub async fn create(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     input: ArtifactInput,
@@ -148,7 +150,7 @@ pub async fn create(
 }
 
 pub async fn submit_version(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     key: &str,
@@ -198,7 +200,7 @@ pub async fn submit_version(
 }
 
 pub async fn review(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     key: &str,
@@ -319,7 +321,7 @@ async fn escalation_details(conn: &mut PgConnection, id: i64, cycle: i32) -> Res
 }
 
 pub async fn assign(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     key: &str,
@@ -348,7 +350,7 @@ pub async fn assign(
     w.commit(team, key, caller, event, StatusCode::CREATED).await
 }
 
-pub async fn release(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> Result<Reply<ArtifactStatus>> {
+pub async fn release(pool: &Db, caller: &Caller, team: &str, key: &str) -> Result<Reply<ArtifactStatus>> {
     caller.require(team, Scope::Coordinator)?;
     let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
     let agent = domain::decide_release(&w.artifact)?;
@@ -360,7 +362,7 @@ pub async fn release(pool: &PgPool, caller: &Caller, team: &str, key: &str) -> R
 }
 
 pub async fn resolve(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     key: &str,
@@ -398,7 +400,7 @@ pub async fn resolve(
 }
 
 pub async fn lift(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     key: &str,
@@ -426,22 +428,24 @@ pub enum Fetched<T> {
 /// The artifact's status, on one connection. When the caller holds a copy, `held` says
 /// whether a revision is the one it holds; if so, only the revision is read.
 pub async fn get(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     key: &str,
     held: Option<impl FnOnce(i64) -> bool>,
 ) -> Result<Fetched<ArtifactStatus>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    if let Some(held) = held {
-        let revision = store::revision(&mut conn, team, key).await?.ok_or_else(|| artifact_not_found(key))?;
-        if held(revision) {
-            return Ok(Fetched::Unchanged(revision));
+    pool.read(async |conn| {
+        if let Some(held) = held {
+            let revision = store::revision(conn, team, key).await?.ok_or_else(|| artifact_not_found(key))?;
+            if held(revision) {
+                return Ok(Fetched::Unchanged(revision));
+            }
         }
-    }
-    let (policy, roster) = team_context(&mut conn, team).await?;
-    status(&mut conn, team, key, policy, &roster).await.map(Fetched::Full)
+        let (policy, roster) = team_context(conn, team).await?;
+        status(conn, team, key, policy, &roster).await.map(Fetched::Full)
+    })
+    .await
 }
 
 /// The artifact's status as it stands in this connection's view.
@@ -484,7 +488,7 @@ async fn status(
 }
 
 pub async fn list(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     state: Option<&str>,
@@ -493,9 +497,12 @@ pub async fn list(
     limit: i64,
 ) -> Result<Vec<ArtifactSummary>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    let rows = store::list(&mut conn, team, state, agent, cursor, limit).await?;
+    let rows = pool
+        .read(async |conn| {
+            teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
+            Ok::<_, Error>(store::list(conn, team, state, agent, cursor, limit).await?)
+        })
+        .await?;
     Ok(rows
         .into_iter()
         .map(|a| ArtifactSummary {
@@ -523,7 +530,7 @@ async fn artifact_id(conn: &mut PgConnection, team: &str, key: &str) -> Result<i
 }
 
 pub async fn versions(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     key: &str,
@@ -531,21 +538,25 @@ pub async fn versions(
     limit: i64,
 ) -> Result<Vec<Version>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    let id = artifact_id(&mut conn, team, key).await?;
-    versions_view(&mut conn, id, after, limit).await
+    pool.read(async |conn| {
+        let id = artifact_id(conn, team, key).await?;
+        versions_view(conn, id, after, limit).await
+    })
+    .await
 }
 
-pub async fn version(pool: &PgPool, caller: &Caller, team: &str, key: &str, number: i32) -> Result<Version> {
+pub async fn version(pool: &Db, caller: &Caller, team: &str, key: &str, number: i32) -> Result<Version> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    let id = artifact_id(&mut conn, team, key).await?;
     // Saturating: a path may carry any i32, and `i32::MIN - 1` would overflow.
-    versions_view(&mut conn, id, number.saturating_sub(1), 1)
-        .await?
-        .into_iter()
-        .find(|v| v.number == number)
-        .ok_or_else(|| Error::NotFound(format!("version {number} of '{key}' does not exist")))
+    let after = number.saturating_sub(1);
+    pool.read(async |conn| {
+        let id = artifact_id(conn, team, key).await?;
+        versions_view(conn, id, after, 1).await
+    })
+    .await?
+    .into_iter()
+    .find(|v| v.number == number)
+    .ok_or_else(|| Error::NotFound(format!("version {number} of '{key}' does not exist")))
 }
 
 async fn version_view(conn: &mut PgConnection, id: i64, number: i32) -> Result<Version> {
@@ -630,42 +641,46 @@ fn contributors(input: Option<&[ContributorBody]>) -> Vec<domain::Contributor> {
 }
 
 pub async fn lockouts(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     agent: Option<&str>,
     artifact: Option<&str>,
 ) -> Result<Vec<Lockout>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    let id = match artifact {
-        Some(key) => Some(artifact_id(&mut conn, team, key).await?),
-        None => None,
-    };
-    Ok(store::active_lockouts(&mut conn, team, id, agent).await?.into_iter().map(lockout_view).collect())
+    let rows = pool
+        .read(async |conn| {
+            teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
+            let id = match artifact {
+                Some(key) => Some(artifact_id(conn, team, key).await?),
+                None => None,
+            };
+            Ok::<_, Error>(store::active_lockouts(conn, team, id, agent).await?)
+        })
+        .await?;
+    Ok(rows.into_iter().map(lockout_view).collect())
 }
 
 pub async fn escalations(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     after: i64,
     limit: i64,
 ) -> Result<Vec<Escalation>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    Ok(store::open_escalations(&mut conn, team, after, limit)
-        .await?
-        .into_iter()
-        .map(escalation_view)
-        .collect())
+    let rows = pool
+        .read(async |conn| {
+            teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
+            Ok::<_, Error>(store::open_escalations(conn, team, after, limit).await?)
+        })
+        .await?;
+    Ok(rows.into_iter().map(escalation_view).collect())
 }
 
 /// May the agent write? For an artifact: would a version it authors be accepted now (R5, R6,
 /// R11)? For file paths: is it locked out of an artifact whose globs match one (R6)?
-pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput) -> Result<CheckResult> {
+pub async fn check(pool: &Db, caller: &Caller, team: &str, input: CheckInput) -> Result<CheckResult> {
     match caller.scope {
         // An agent's token asks only about itself.
         Scope::Agent => caller.require_actor(team, &input.agent)?,
@@ -674,20 +689,24 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
     if input.artifact.is_none() && input.paths.is_none() {
         return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
     }
-    let mut conn = crate::store::acquire(pool).await?;
+    pool.read(async |conn| check_on(conn, team, &input).await).await
+}
+
+/// [`check`] once the question is known to be well formed.
+async fn check_on(conn: &mut PgConnection, team: &str, input: &CheckInput) -> Result<CheckResult> {
     // The team first, whatever is asked: a path check of a team that does not exist is 404,
     // not `allowed` (the admin token reaches every team id).
-    let policy = teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
+    let policy = teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?.policy();
     // An agent that may not author at all is refused whatever it would write.
-    let agent = agents::find(&mut conn, team, &input.agent).await?.map(|a| a.to_domain());
+    let agent = agents::find(conn, team, &input.agent).await?.map(|a| a.to_domain());
     if let Err(refusal) = domain::decide_author(agent.as_ref(), &input.agent) {
         let denial = Denial { artifact: None, code: refusal.code.as_str().into(), detail: refusal.detail };
         return Ok(CheckResult { allowed: false, denials: vec![denial] });
     }
     let mut denials = Vec::new();
     if let Some(key) = &input.artifact {
-        let roster = agents::roster(&mut conn, team).await?;
-        let refusal = match store::load(&mut conn, team, key, false).await? {
+        let roster = agents::roster(conn, team).await?;
+        let refusal = match store::load(conn, team, key, false).await? {
             Some(loaded) => domain::decide_write(&loaded.to_domain(), &roster, policy, &input.agent).err(),
             // Writing a new artifact is writing its first version.
             None => {
@@ -702,7 +721,7 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
         }));
     }
     if let Some(paths) = input.paths.as_deref().filter(|p| !p.is_empty()) {
-        for locked in store::locked_paths(&mut conn, team, &input.agent).await? {
+        for locked in store::locked_paths(conn, team, &input.agent).await? {
             let matched = locked
                 .paths
                 .iter()
@@ -723,15 +742,11 @@ pub async fn check(pool: &PgPool, caller: &Caller, team: &str, input: CheckInput
     Ok(CheckResult { allowed: denials.is_empty(), denials })
 }
 
-pub async fn events(
-    pool: &PgPool,
-    caller: &Caller,
-    team: &str,
-    after: i64,
-    limit: i64,
-) -> Result<Vec<Event>> {
+pub async fn events(pool: &Db, caller: &Caller, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    crate::feed::page(&mut conn, team, after, limit).await
+    pool.read(async |conn| {
+        teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
+        crate::feed::page(conn, team, after, limit).await
+    })
+    .await
 }

@@ -1,8 +1,8 @@
 //! Teams, their agents and their tokens.
 
+use crate::store::Db;
 use axum::http::StatusCode;
 use serde_json::json;
-use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::auth::{self, Caller, Scope, team_not_found};
@@ -24,7 +24,7 @@ pub struct TeamChanges {
 }
 
 /// Creates the team (`true`) or updates it. Only a server-wide admin creates teams.
-pub async fn put_team(pool: &PgPool, caller: &Caller, id: &str, changes: TeamChanges) -> Result<Reply<Team>> {
+pub async fn put_team(pool: &Db, caller: &Caller, id: &str, changes: TeamChanges) -> Result<Reply<Team>> {
     let mut write = write::begin(pool, caller).await?;
     let tx = &mut write.tx;
     let (team, created) = match teams::find_for_update(tx, id).await? {
@@ -70,9 +70,9 @@ pub async fn put_team(pool: &PgPool, caller: &Caller, id: &str, changes: TeamCha
     write.commit(id, caller, event, (status, team.into())).await
 }
 
-pub async fn get_team(pool: &PgPool, caller: &Caller, id: &str) -> Result<TeamRow> {
+pub async fn get_team(pool: &Db, caller: &Caller, id: &str) -> Result<TeamRow> {
     caller.require(id, Scope::Read)?;
-    teams::find(&mut *crate::store::acquire(pool).await?, id).await?.ok_or_else(|| team_not_found(id))
+    pool.read(async |conn| teams::find(conn, id).await).await?.ok_or_else(|| team_not_found(id))
 }
 
 /// Changes to an agent; `None` keeps the current value (or the default on create).
@@ -88,7 +88,7 @@ pub struct AgentChanges {
 }
 
 pub async fn put_agent(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     id: &str,
@@ -131,36 +131,40 @@ pub async fn put_agent(
 }
 
 pub async fn get_agent(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     id: &str,
 ) -> Result<(AgentRow, Vec<agents::AgentLockoutRow>)> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    let agent = agents::find(&mut conn, team, id)
-        .await?
-        .ok_or_else(|| Error::NotFound(format!("agent '{id}' does not exist in team '{team}'")))?;
-    let lockouts = agents::active_lockouts(&mut conn, team, id).await?;
-    Ok((agent, lockouts))
+    pool.read(async |conn| {
+        let agent = agents::find(conn, team, id)
+            .await?
+            .ok_or_else(|| Error::NotFound(format!("agent '{id}' does not exist in team '{team}'")))?;
+        let lockouts = agents::active_lockouts(conn, team, id).await?;
+        Ok((agent, lockouts))
+    })
+    .await
 }
 
 pub async fn list_agents(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     cursor: Option<&str>,
     limit: i64,
 ) -> Result<Vec<AgentRow>> {
     caller.require(team, Scope::Read)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    Ok(agents::list(&mut conn, team, cursor, limit).await?)
+    pool.read(async |conn| {
+        teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
+        Ok(agents::list(conn, team, cursor, limit).await?)
+    })
+    .await
 }
 
 /// Creates a team token; the secret is returned here once and stored only as its hash.
 pub async fn create_token(
-    pool: &PgPool,
+    pool: &Db,
     caller: &Caller,
     team: &str,
     name: &str,
@@ -195,15 +199,17 @@ pub async fn create_token(
     write.commit_storing(team, caller, event, (StatusCode::CREATED, created), without_secret).await
 }
 
-pub async fn list_tokens(pool: &PgPool, caller: &Caller, team: &str) -> Result<Vec<TokenRow>> {
+pub async fn list_tokens(pool: &Db, caller: &Caller, team: &str) -> Result<Vec<TokenRow>> {
     caller.require(team, Scope::Admin)?;
-    let mut conn = crate::store::acquire(pool).await?;
-    teams::find(&mut conn, team).await?.ok_or_else(|| team_not_found(team))?;
-    Ok(tokens::list(&mut conn, team).await?)
+    pool.read(async |conn| {
+        teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
+        Ok(tokens::list(conn, team).await?)
+    })
+    .await
 }
 
 /// Revokes a token with immediate effect: every lookup reads the database.
-pub async fn revoke_token(pool: &PgPool, caller: &Caller, team: &str, id: Uuid) -> Result<Reply<()>> {
+pub async fn revoke_token(pool: &Db, caller: &Caller, team: &str, id: Uuid) -> Result<Reply<()>> {
     caller.require(team, Scope::Admin)?;
     let mut write = write::begin(pool, caller).await?;
     let token = tokens::revoke(&mut write.tx, team, id)
@@ -216,9 +222,10 @@ pub async fn revoke_token(pool: &PgPool, caller: &Caller, team: &str, id: Uuid) 
 
 /// The ETag of the team's lists, read before the list itself: a list read after it is at least
 /// as new, so a client never keeps a stale list under a current tag.
-pub async fn lists_etag(pool: &PgPool, caller: &Caller, team: &str) -> Result<String> {
+pub async fn lists_etag(pool: &Db, caller: &Caller, team: &str) -> Result<String> {
     caller.require(team, Scope::Read)?;
-    let seq = teams::last_event_seq(&mut *crate::store::acquire(pool).await?, team)
+    let seq = pool
+        .read(async |conn| teams::last_event_seq(conn, team).await)
         .await?
         .ok_or_else(|| team_not_found(team))?;
     Ok(format!("\"e{seq}\""))

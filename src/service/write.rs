@@ -4,7 +4,9 @@
 
 use axum::http::StatusCode;
 use serde::Serialize;
-use sqlx::{PgPool, Postgres, Transaction};
+use sqlx::{Postgres, Transaction};
+
+use crate::store::Db;
 
 use crate::auth::{Caller, IdempotencyKey};
 use crate::error::{Error, Result};
@@ -23,8 +25,8 @@ pub struct Write {
 
 /// Begins a write. A request whose key already has a response answers with it, replayed,
 /// before anything runs; the same key with another request is 422 `idempotency_key_reused`.
-pub async fn begin(pool: &PgPool, caller: &Caller) -> Result<Write> {
-    let mut tx = crate::store::begin(pool).await?;
+pub async fn begin(pool: &Db, caller: &Caller) -> Result<Write> {
+    let mut tx = pool.begin().await?;
     if let Some(IdempotencyKey { key, fingerprint }) = &caller.idempotency
         && let Some(stored) = idempotency::claim(&mut tx, caller.key_owner(), key, fingerprint).await?
     {

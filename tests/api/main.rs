@@ -6,6 +6,7 @@ mod bench_sql;
 mod common;
 mod concurrency;
 mod conditional;
+mod connections;
 mod errors;
 mod examples;
 mod feed;

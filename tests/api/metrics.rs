@@ -456,15 +456,17 @@ async fn counters_follow_lockouts_and_escalations(pool: PgPool) {
 
 #[sqlx::test]
 async fn requests_waiting_for_a_connection_are_counted(pool: PgPool) {
-    let small = sqlx::postgres::PgPoolOptions::new()
-        .max_connections(1)
-        .connect_with((*pool.connect_options()).clone())
-        .await
-        .unwrap();
-    let held = reviewlock::store::acquire(&small).await.unwrap();
+    let small = reviewlock::store::Db::new(
+        sqlx::postgres::PgPoolOptions::new()
+            .max_connections(1)
+            .connect_with((*pool.connect_options()).clone())
+            .await
+            .unwrap(),
+    );
+    let held = small.acquire().await.unwrap();
     let waiter = tokio::spawn({
         let small = small.clone();
-        async move { reviewlock::store::begin(&small).await.map(drop) }
+        async move { small.begin().await.map(drop) }
     });
     let started = std::time::Instant::now();
     // Other tests of this process may wait too: at least this one does.
