@@ -232,7 +232,7 @@ pub async fn page(conn: &mut PgConnection, team: &str, after: i64, limit: i64) -
             kind: e.kind,
             actor: e.actor,
             token: TokenRef { id: e.token_id, name: e.token_name },
-            data: e.data,
+            data: e.data.0,
         })
         .collect())
 }
@@ -332,7 +332,12 @@ impl Cursor {
     /// A revoked token must stop reading at once, as every request of it does.
     fn revokes_caller(&self, event: &Event) -> bool {
         let Some(id) = self.caller.token_id else { return false };
-        event.kind == "token.revoked" && event.data["token_id"].as_str() == Some(id.to_string().as_str())
+        #[derive(serde::Deserialize)]
+        struct Revoked {
+            token_id: uuid::Uuid,
+        }
+        event.kind == "token.revoked"
+            && serde_json::from_str::<Revoked>(event.data.get()).is_ok_and(|r| r.token_id == id)
     }
 }
 

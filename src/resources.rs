@@ -372,8 +372,9 @@ pub struct Event {
     pub actor: Option<String>,
     /// The token that made the change.
     pub token: TokenRef,
+    /// As stored: passed through without being parsed again.
     #[schema(value_type = Object)]
-    pub data: Value,
+    pub data: Box<serde_json::value::RawValue>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -56,7 +56,7 @@ pub struct EventRow {
     pub actor: Option<String>,
     pub token_id: Option<Uuid>,
     pub token_name: Option<String>,
-    pub data: Value,
+    pub data: sqlx::types::Json<Box<serde_json::value::RawValue>>,
 }
 
 pub async fn page(
