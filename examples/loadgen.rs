@@ -8,7 +8,8 @@
 //!
 //! `loadgen run --scenario S --concurrency C --seconds T` drives one scenario with C workers,
 //! each on its own keep-alive HTTP/1.1 connection, for T seconds, and prints one line:
-//! `scenario=S concurrency=C ops=N seconds=T ops_per_s=X p50_ms=P p99_ms=Q errors=E`.
+//! `scenario=S concurrency=C ops=N seconds=T ops_per_s=X p50_ms=P p99_ms=Q errors=E`, with
+//! `p50_304_ms` and `p50_200_ms` before `errors` for `status_read`.
 //!
 //! Scenarios (one op each):
 //! - `write_cycle`: one full protocol cycle on a fresh artifact, five requests: create (by
@@ -329,7 +330,9 @@ async fn run(
         handles.push(tokio::spawn(async move {
             let mut c = Client::connect(&addr, &token).await?;
             let mut rng = Rng::new(shared.nonce as u64 ^ ((w as u64 + 1) << 32));
-            let mut latencies: Vec<Duration> = Vec::new();
+            // Latencies by kind of op: status_read's 304s (even i) and full reads (odd i) apart,
+            // for its p50 of each; every other scenario has one kind.
+            let mut latencies: [Vec<Duration>; 2] = Default::default();
             let mut errors = 0u64;
             let mut first_error: Option<String> = None;
             tokio::time::sleep_until(start.into()).await;
@@ -345,7 +348,8 @@ async fn run(
                 };
                 i += 1;
                 match outcome {
-                    Ok(()) => latencies.push(began.elapsed()),
+                    Ok(()) => latencies[((i - 1) % 2) as usize * usize::from(scenario == "status_read")]
+                        .push(began.elapsed()),
                     Err(e) => {
                         errors += 1;
                         first_error.get_or_insert_with(|| e.to_string());
@@ -359,29 +363,41 @@ async fn run(
             Ok::<_, Failure>((latencies, errors, first_error))
         }));
     }
-    let mut latencies = Vec::new();
+    let mut kinds: [Vec<Duration>; 2] = Default::default();
     let mut errors = 0;
     for h in handles {
-        let (l, e, first) = h.await??;
-        latencies.extend(l);
+        let ([a, b], e, first) = h.await??;
+        kinds[0].extend(a);
+        kinds[1].extend(b);
         errors += e;
         if let Some(first) = first {
             eprintln!("loadgen: {scenario}: first error: {first}");
         }
     }
     let seconds = Instant::now().saturating_duration_since(start).as_secs_f64();
+    let mut latencies: Vec<Duration> = kinds.concat();
     latencies.sort();
-    let pct = |p: f64| {
-        latencies
-            .get(((latencies.len() as f64 * p).ceil() as usize).saturating_sub(1))
+    for kind in &mut kinds {
+        kind.sort();
+    }
+    let pct = |sorted: &[Duration], p: f64| {
+        sorted
+            .get(((sorted.len() as f64 * p).ceil() as usize).saturating_sub(1))
             .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
     };
+    // status_read is half 304s, half full reads: its p50 falls on the edge between the two, so
+    // each has its own too.
+    let by_kind = if scenario == "status_read" {
+        format!(" p50_304_ms={:.2} p50_200_ms={:.2}", pct(&kinds[0], 0.50), pct(&kinds[1], 0.50))
+    } else {
+        String::new()
+    };
     println!(
-        "scenario={scenario} concurrency={concurrency} ops={} seconds={seconds:.2} ops_per_s={:.1} p50_ms={:.2} p99_ms={:.2} errors={errors}",
+        "scenario={scenario} concurrency={concurrency} ops={} seconds={seconds:.2} ops_per_s={:.1} p50_ms={:.2} p99_ms={:.2}{by_kind} errors={errors}",
         latencies.len(),
         latencies.len() as f64 / seconds,
-        pct(0.50),
-        pct(0.99),
+        pct(&latencies, 0.50),
+        pct(&latencies, 0.99),
     );
     Ok(())
 }
