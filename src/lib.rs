@@ -88,9 +88,10 @@ pub async fn connect(config: &DatabaseConfig) -> Result<PgPool, Box<dyn std::err
     let pool = PgPoolOptions::new()
         .max_connections(config.db_max_connections)
         .acquire_timeout(config.db_acquire_timeout)
-        // sqlx pings every connection on release already; pinging again on acquire would add a
-        // round trip to every request. Only a connection idle for a while (one a database
-        // restart or a proxy may have cut) is pinged first, and replaced if it does not answer.
+        // sqlx pings every connection it takes back (a read's connection, parked by `store::Db`
+        // instead, had every statement complete); pinging again on acquire would add a round
+        // trip to every request. Only a connection idle for a while (one a database restart or
+        // a proxy may have cut) is pinged first, and replaced if it does not answer.
         .test_before_acquire(false)
         .before_acquire(|conn, meta| {
             Box::pin(async move { Ok(meta.idle_for < PING_IDLE_AFTER || conn.ping().await.is_ok()) })
