@@ -19,8 +19,6 @@ use std::time::Duration;
 use futures_util::Stream;
 use sqlx::PgConnection;
 use sqlx::postgres::PgListener;
-
-use crate::store::Db;
 use tokio::sync::{broadcast, watch};
 use tokio::time::Instant;
 
@@ -28,7 +26,7 @@ use crate::auth::{Caller, Scope, team_not_found};
 use crate::error::Result;
 use crate::resources::{Event, TokenRef};
 use crate::service::artifacts as service;
-use crate::store::{events, teams};
+use crate::store::{Db, events, teams};
 
 /// The channel `events::append` notifies, with the team id as payload.
 pub const CHANNEL: &str = "reviewlock_events";

@@ -25,11 +25,10 @@ use sqlx::migrate::MigrateDatabase;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgPool, Postgres};
 
-use crate::store::Db;
-
 pub use http::{app, openapi};
 
 use crate::config::{DatabaseConfig, ServeConfig};
+use crate::store::Db;
 
 /// The migrations, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();

@@ -5,8 +5,6 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 use sqlx::PgConnection;
 
-use crate::store::Db;
-
 use crate::auth::{Caller, Scope, team_not_found};
 use crate::domain::{
     self, Credits, Evidence, Policy, Remedy, RemedyAction, Resolution, ReviewResult, State, Verdict,
@@ -19,7 +17,7 @@ use crate::service::globs;
 use crate::service::write::{self, Reply, Write};
 use crate::store::artifacts::{self as store, ArtifactUpdate, Loaded, NewArtifact, NewReview, NewVersion};
 use crate::store::events::NewEvent;
-use crate::store::{agents, teams};
+use crate::store::{Db, agents, teams};
 
 /// The team's policy and roster, read in the caller's transaction.
 async fn team_context(conn: &mut PgConnection, team: &str) -> Result<(Policy, domain::Roster)> {

@@ -1,6 +1,5 @@
 //! Teams, their agents and their tokens.
 
-use crate::store::Db;
 use axum::http::StatusCode;
 use serde_json::json;
 use uuid::Uuid;
@@ -13,7 +12,7 @@ use crate::store::agents::AgentRow;
 use crate::store::events::NewEvent;
 use crate::store::teams::TeamRow;
 use crate::store::tokens::TokenRow;
-use crate::store::{agents, teams, tokens};
+use crate::store::{Db, agents, teams, tokens};
 
 /// Changes to a team; `None` keeps the current value (or the default on create).
 #[derive(Debug, Default)]

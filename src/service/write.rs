@@ -6,13 +6,11 @@ use axum::http::StatusCode;
 use serde::Serialize;
 use sqlx::{Postgres, Transaction};
 
-use crate::store::Db;
-
 use crate::auth::{Caller, IdempotencyKey};
 use crate::error::{Error, Result};
 use crate::metrics::Counted;
 use crate::store::events::{self, NewEvent};
-use crate::store::idempotency;
+use crate::store::{Db, idempotency};
 
 /// A write's outcome: the HTTP status and the body.
 pub type Reply<T> = (StatusCode, T);

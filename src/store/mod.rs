@@ -42,8 +42,8 @@ impl Drop for Waiting {
     }
 }
 
-/// The database as requests use it: the pool, and a few connections that requests handed back
-/// clean ([`Conn::release`]), which the next requests take before the pool's.
+/// The database as requests use it: the pool, and a few connections that requests' reads handed
+/// back clean ([`Db::read`]), which the next requests take before the pool's.
 ///
 /// sqlx pings every connection its pool takes back, a round trip to Postgres as costly as one
 /// of a read's own statements (and so half of a `304` status read's work). A connection whose
@@ -98,7 +98,7 @@ impl Db {
                 self.pool.acquire().await?
             }
         };
-        Ok(Conn { conn: Some(conn), parked: self.parked.clone(), capacity: self.capacity() })
+        Ok(Conn { conn, parked: self.parked.clone(), capacity: self.capacity() })
     }
 
     /// Runs a request's reads on one connection of [`Db::acquire`]; when they succeed, the
@@ -156,10 +156,10 @@ impl Db {
     }
 }
 
-/// A connection of [`Db::acquire`]. [`Conn::release`] parks it for the next request once its
-/// work is done; dropped, it goes back to the pool.
+/// A connection of [`Db::acquire`]: dropped, it goes back to the pool; [`Db::read`] parks it
+/// for the next request once its reads succeeded.
 pub struct Conn {
-    conn: Option<PoolConnection<Postgres>>,
+    conn: PoolConnection<Postgres>,
     parked: Arc<Mutex<Vec<Parked>>>,
     capacity: usize,
 }
@@ -167,14 +167,11 @@ pub struct Conn {
 impl Conn {
     /// Hands the connection back after its last statement completed: parked for the next
     /// request, or back to the pool when enough are parked.
-    pub fn release(mut self) {
-        let Some(conn) = self.conn.take() else { return };
-        let mut parked = self.parked.lock().unwrap_or_else(PoisonError::into_inner);
-        if parked.len() < self.capacity {
+    fn release(self) {
+        let Conn { conn, parked, capacity } = self;
+        let mut parked = parked.lock().unwrap_or_else(PoisonError::into_inner);
+        if parked.len() < capacity {
             parked.push(Parked { conn, since: Instant::now() });
-        } else {
-            drop(parked);
-            drop(conn);
         }
     }
 }
@@ -183,12 +180,12 @@ impl Deref for Conn {
     type Target = PgConnection;
 
     fn deref(&self) -> &PgConnection {
-        self.conn.as_ref().expect("a connection until released")
+        &self.conn
     }
 }
 
 impl DerefMut for Conn {
     fn deref_mut(&mut self) -> &mut PgConnection {
-        self.conn.as_mut().expect("a connection until released")
+        &mut self.conn
     }
 }
