@@ -3,9 +3,7 @@
 -- The token lookup is not here: the service keeps a token that authenticated for
 -- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
 \set after random(0, greatest(:lastseq - 100, 1))
--- mirrors: src/store/teams.rs last_event_seq (src/service/teams.rs lists_etag)
+-- mirrors: src/store/teams.rs last_event_seq (src/service/artifacts.rs tagged_events: the ETag)
 select last_event_seq from team_seqs where team_id = :team;
--- mirrors: src/store/teams.rs find
-select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
 -- mirrors: src/store/events.rs page (src/feed.rs page)
 select seq, at, artifact, type, actor, token_id, token_name, data from events where team_id = :team and seq > :after order by seq limit 100;

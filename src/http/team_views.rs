@@ -4,7 +4,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, Method};
+use axum::http::{HeaderMap, HeaderName, Method, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -20,7 +20,7 @@ use crate::http::conditional;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
-use crate::service::artifacts as service;
+use crate::service::artifacts::{self as service, Fetched};
 use crate::service::teams;
 use crate::validate::{Fields, MAX_NAME};
 
@@ -161,11 +161,13 @@ async fn events(
     };
     let page = |items: Vec<Event>| EventPage { next_after: items.last().map_or(after, |e| e.seq), items };
     if wait.is_zero() {
-        let etag = teams::lists_etag(&state.pool, &caller, &team).await?;
-        return conditional::respond(&headers, &etag, async {
-            Ok(page(service::events(&state.pool, &caller, &team, after, limit).await?))
-        })
-        .await;
+        let held = headers
+            .contains_key(header::IF_NONE_MATCH)
+            .then_some(|seq| conditional::matches(&headers, &teams::etag(seq)));
+        return Ok(match service::tagged_events(&state.pool, &caller, &team, after, limit, held).await? {
+            Fetched::Unchanged(seq) => conditional::not_modified(&teams::etag(seq)),
+            Fetched::Full((seq, items)) => conditional::tagged(&teams::etag(seq), axum::Json(page(items))),
+        });
     }
     let items = feed::poll(&state.feed, &state.pool, &caller, &team, after, limit, wait).await?;
     Ok(axum::Json(page(items)).into_response())

@@ -740,11 +740,34 @@ async fn check_on(conn: &mut PgConnection, team: &str, input: &CheckInput) -> Re
     Ok(CheckResult { allowed: denials.is_empty(), denials })
 }
 
+/// A page of the team's events after `after` (the team must exist).
 pub async fn events(pool: &Db, caller: &Caller, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
+    let fetched = tagged_events(pool, caller, team, after, limit, None::<fn(i64) -> bool>).await?;
+    Ok(match fetched {
+        Fetched::Full((_, items)) => items,
+        Fetched::Unchanged(_) => Vec::new(),
+    })
+}
+
+/// A page of the team's events after `after`, with the team's last seq (its lists' ETag), on
+/// one connection. The seq is read first, so the page is at least as new as its tag; when the
+/// caller holds a copy, `held` says whether a seq is the one it holds, and if so only the seq
+/// is read.
+pub async fn tagged_events(
+    pool: &Db,
+    caller: &Caller,
+    team: &str,
+    after: i64,
+    limit: i64,
+    held: Option<impl FnOnce(i64) -> bool>,
+) -> Result<Fetched<(i64, Vec<Event>)>> {
     caller.require(team, Scope::Read)?;
     pool.read(async |conn| {
-        teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
-        crate::feed::page(conn, team, after, limit).await
+        let seq = teams::last_event_seq(conn, team).await?.ok_or_else(|| team_not_found(team))?;
+        if held.is_some_and(|held| held(seq)) {
+            return Ok(Fetched::Unchanged(seq));
+        }
+        Ok(Fetched::Full((seq, crate::feed::page(conn, team, after, limit).await?)))
     })
     .await
 }

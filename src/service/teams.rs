@@ -227,5 +227,10 @@ pub async fn lists_etag(pool: &Db, caller: &Caller, team: &str) -> Result<String
         .read(async |conn| teams::last_event_seq(conn, team).await)
         .await?
         .ok_or_else(|| team_not_found(team))?;
-    Ok(format!("\"e{seq}\""))
+    Ok(etag(seq))
+}
+
+/// The ETag of the team's lists when its last event seq is `seq`.
+pub fn etag(seq: i64) -> String {
+    format!("\"e{seq}\"")
 }
