@@ -338,6 +338,7 @@ async fn run(
             tokio::time::sleep_until(start.into()).await;
             let mut i = 0u64;
             while Instant::now() < deadline {
+                let kind = if scenario == "status_read" { (i % 2) as usize } else { 0 };
                 let began = Instant::now();
                 let outcome = match scenario.as_str() {
                     "write_cycle" => write_cycle(&mut c, &shared, w, i).await,
@@ -348,8 +349,7 @@ async fn run(
                 };
                 i += 1;
                 match outcome {
-                    Ok(()) => latencies[((i - 1) % 2) as usize * usize::from(scenario == "status_read")]
-                        .push(began.elapsed()),
+                    Ok(()) => latencies[kind].push(began.elapsed()),
                     Err(e) => {
                         errors += 1;
                         first_error.get_or_insert_with(|| e.to_string());
