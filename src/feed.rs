@@ -220,19 +220,20 @@ impl Waiter {
 
 /// A page of the team's log, without checking the caller.
 pub async fn page(conn: &mut PgConnection, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
-    let rows = events::page(conn, team, after, limit).await?;
-    Ok(rows
-        .into_iter()
-        .map(|e| Event {
-            seq: e.seq,
-            at: e.at,
-            artifact: e.artifact,
-            kind: e.kind,
-            actor: e.actor,
-            token: TokenRef { id: e.token_id, name: e.token_name },
-            data: e.data.0,
-        })
-        .collect())
+    Ok(events::page(conn, team, after, limit).await?.into_iter().map(event).collect())
+}
+
+/// An event as the API returns it.
+pub fn event(e: events::EventRow) -> Event {
+    Event {
+        seq: e.seq,
+        at: e.at,
+        artifact: e.artifact,
+        kind: e.kind,
+        actor: e.actor,
+        token: TokenRef { id: e.token_id, name: e.token_name },
+        data: e.data.0,
+    }
 }
 
 /// A long poll: the events after `after`, as soon as there is at least one, or none once

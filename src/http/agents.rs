@@ -107,12 +107,11 @@ async fn list_agents(
     Query(page): Query<PageQuery>,
 ) -> Result<Response> {
     let limit = page.limit()?;
-    let etag = service::lists_etag(&state.pool, &caller, &team).await?;
-    conditional::respond(&headers, &etag, async {
-        let rows =
-            service::list_agents(&state.pool, &caller, &team, page.cursor.as_deref(), limit + 1).await?;
+    let held = conditional::held(&headers);
+    let fetched =
+        service::list_agents(&state.pool, &caller, &team, page.cursor.as_deref(), limit + 1, held).await?;
+    Ok(conditional::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |a| a.id.clone());
-        Ok(AgentPage { items: items.into_iter().map(Into::into).collect(), next_cursor })
-    })
-    .await
+        AgentPage { items: items.into_iter().map(Into::into).collect(), next_cursor }
+    }))
 }

@@ -1,7 +1,7 @@
 //! Artifacts, versions, reviews, assignment, resolution and lockout lifts.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -15,8 +15,7 @@ use crate::http::conditional;
 use crate::http::extract::{Json, Path, Query, json};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
-use crate::service::artifacts::{self as service, Fetched};
-use crate::service::teams;
+use crate::service::artifacts as service;
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -123,15 +122,13 @@ async fn list_artifacts(
             "must be one of in_review, changes_requested, in_revision, approved, deadlocked, abandoned",
         ));
     }
-    let etag = teams::lists_etag(&state.pool, &caller, &team).await?;
-    conditional::respond(&headers, &etag, async {
-        let (state_filter, agent, cursor) =
-            (filter.state.as_deref(), filter.agent.as_deref(), filter.cursor.as_deref());
-        let rows = service::list(&state.pool, &caller, &team, state_filter, agent, cursor, limit + 1).await?;
+    let by = (filter.state.as_deref(), filter.agent.as_deref(), filter.cursor.as_deref());
+    let held = conditional::held(&headers);
+    let fetched = service::list(&state.pool, &caller, &team, by, limit + 1, held).await?;
+    Ok(conditional::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |a| a.key.clone());
-        Ok(Page { items, next_cursor })
-    })
-    .await
+        Page { items, next_cursor }
+    }))
 }
 
 /// The artifact's status.
@@ -146,13 +143,8 @@ async fn get_artifact(
     headers: HeaderMap,
     Path((team, key)): Path<(String, String)>,
 ) -> Result<Response> {
-    let held = headers
-        .contains_key(header::IF_NONE_MATCH)
-        .then_some(|revision| conditional::matches(&headers, &service::etag(revision)));
-    Ok(match service::get(&state.pool, &caller, &team, &key, held).await? {
-        Fetched::Unchanged(revision) => conditional::not_modified(&service::etag(revision)),
-        Fetched::Full(status) => conditional::tagged(&service::etag(status.revision), axum::Json(status)),
-    })
+    let fetched = service::get(&state.pool, &caller, &team, &key, conditional::held(&headers)).await?;
+    Ok(conditional::respond(fetched, |status| status))
 }
 
 /// Submit the next version (R5, R6): the assignee's revision, a supersede by the author of the

@@ -4,6 +4,8 @@
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use crate::service::reads::{Fetched, Tagged};
+
 /// Whether `If-None-Match` names `etag` (or `*`); weak and strong forms compare equal.
 pub fn matches(headers: &HeaderMap, etag: &str) -> bool {
     headers
@@ -27,16 +29,17 @@ pub fn tagged(etag: &str, response: impl IntoResponse) -> Response {
     response
 }
 
-/// Answers 304 when `If-None-Match` matches `etag`; else the body `load` builds, tagged.
-pub async fn respond<T: serde::Serialize>(
-    headers: &HeaderMap,
-    etag: &str,
-    load: impl Future<Output = crate::error::Result<T>>,
-) -> crate::error::Result<Response> {
-    if matches(headers, etag) {
-        return Ok(not_modified(etag));
+/// What the client holds, when it sent `If-None-Match`: whether an ETag is one it names.
+pub fn held(headers: &HeaderMap) -> Option<impl FnOnce(&str) -> bool + '_> {
+    headers.contains_key(header::IF_NONE_MATCH).then_some(|etag: &str| matches(headers, etag))
+}
+
+/// `304 Not Modified` for a read the client holds; else the body `show` makes, with its ETag.
+pub fn respond<T, B: serde::Serialize>(fetched: Fetched<T>, show: impl FnOnce(T) -> B) -> Response {
+    match fetched {
+        Fetched::Unchanged(etag) => not_modified(&etag),
+        Fetched::Full(Tagged { etag, body }) => tagged(&etag, axum::Json(show(body))),
     }
-    Ok(tagged(etag, axum::Json(load.await?)))
 }
 
 #[cfg(test)]

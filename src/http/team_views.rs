@@ -4,7 +4,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderName, Method, header};
+use axum::http::{HeaderMap, HeaderName, Method};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -20,8 +20,7 @@ use crate::http::conditional;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::resources::*;
-use crate::service::artifacts::{self as service, Fetched};
-use crate::service::teams;
+use crate::service::artifacts as service;
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -54,13 +53,10 @@ async fn lockouts(
     Path(team): Path<String>,
     Query(filter): Query<LockoutFilter>,
 ) -> Result<Response> {
-    let etag = teams::lists_etag(&state.pool, &caller, &team).await?;
-    conditional::respond(&headers, &etag, async {
-        let (agent, artifact) = (filter.agent.as_deref(), filter.artifact.as_deref());
-        let items = service::lockouts(&state.pool, &caller, &team, agent, artifact).await?;
-        Ok(Page { items, next_cursor: None })
-    })
-    .await
+    let (agent, artifact) = (filter.agent.as_deref(), filter.artifact.as_deref());
+    let held = conditional::held(&headers);
+    let fetched = service::lockouts(&state.pool, &caller, &team, agent, artifact, held).await?;
+    Ok(conditional::respond(fetched, |items| Page { items, next_cursor: None }))
 }
 
 /// Open escalations: deadlocked artifacts waiting for the user, with their details.
@@ -76,13 +72,12 @@ async fn escalations(
 ) -> Result<Response> {
     let limit = page.limit()?;
     let after = page.after()?;
-    let etag = teams::lists_etag(&state.pool, &caller, &team).await?;
-    conditional::respond(&headers, &etag, async {
-        let rows = service::escalations(&state.pool, &caller, &team, after, limit + 1).await?;
+    let held = conditional::held(&headers);
+    let fetched = service::escalations(&state.pool, &caller, &team, after, limit + 1, held).await?;
+    Ok(conditional::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |e| e.id.to_string());
-        Ok(Page { items, next_cursor })
-    })
-    .await
+        Page { items, next_cursor }
+    }))
 }
 
 /// May this agent write this artifact or these files? For spawn-time and write-time hooks.
@@ -161,13 +156,9 @@ async fn events(
     };
     let page = |items: Vec<Event>| EventPage { next_after: items.last().map_or(after, |e| e.seq), items };
     if wait.is_zero() {
-        let held = headers
-            .contains_key(header::IF_NONE_MATCH)
-            .then_some(|seq| conditional::matches(&headers, &teams::etag(seq)));
-        return Ok(match service::tagged_events(&state.pool, &caller, &team, after, limit, held).await? {
-            Fetched::Unchanged(seq) => conditional::not_modified(&teams::etag(seq)),
-            Fetched::Full((seq, items)) => conditional::tagged(&teams::etag(seq), axum::Json(page(items))),
-        });
+        let held = conditional::held(&headers);
+        let fetched = service::tagged_events(&state.pool, &caller, &team, after, limit, held).await?;
+        return Ok(conditional::respond(fetched, page));
     }
     let items = feed::poll(&state.feed, &state.pool, &caller, &team, after, limit, wait).await?;
     Ok(axum::Json(page(items)).into_response())

@@ -3,5 +3,7 @@
 
 pub mod artifacts;
 pub mod globs;
+pub mod reads;
 pub mod teams;
+pub mod views;
 pub mod write;

@@ -7,6 +7,7 @@ use uuid::Uuid;
 use crate::auth::{self, Caller, Scope, team_not_found};
 use crate::error::{Error, Result};
 use crate::resources::{Agent, CreatedToken, Team};
+use crate::service::reads::{Fetched, team_list};
 use crate::service::write::{self, Reply};
 use crate::store::agents::AgentRow;
 use crate::store::events::NewEvent;
@@ -96,7 +97,9 @@ pub async fn put_agent(
     caller.require(team, Scope::Coordinator)?;
     let mut write = write::begin(pool, caller).await?;
     let tx = &mut write.tx;
-    teams::find(tx, team).await?.ok_or_else(|| team_not_found(team))?;
+    if !teams::roster_changes(tx, team).await? {
+        return Err(team_not_found(team));
+    }
     let current = agents::find_for_update(tx, team, id).await?;
     let base = current.unwrap_or_else(|| AgentRow {
         id: id.to_owned(),
@@ -129,6 +132,7 @@ pub async fn put_agent(
     write.commit(team, caller, event, (status, agent.into())).await
 }
 
+/// The agent with its active lockouts, from one snapshot.
 pub async fn get_agent(
     pool: &Db,
     caller: &Caller,
@@ -136,7 +140,7 @@ pub async fn get_agent(
     id: &str,
 ) -> Result<(AgentRow, Vec<agents::AgentLockoutRow>)> {
     caller.require(team, Scope::Read)?;
-    pool.read(async |conn| {
+    pool.snapshot(async |conn| {
         let agent = agents::find(conn, team, id)
             .await?
             .ok_or_else(|| Error::NotFound(format!("agent '{id}' does not exist in team '{team}'")))?;
@@ -146,19 +150,16 @@ pub async fn get_agent(
     .await
 }
 
+/// A page of the team's agents, with the ETag of the team's lists.
 pub async fn list_agents(
     pool: &Db,
     caller: &Caller,
     team: &str,
     cursor: Option<&str>,
     limit: i64,
-) -> Result<Vec<AgentRow>> {
-    caller.require(team, Scope::Read)?;
-    pool.read(async |conn| {
-        teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
-        Ok(agents::list(conn, team, cursor, limit).await?)
-    })
-    .await
+    held: Option<impl FnOnce(&str) -> bool>,
+) -> Result<Fetched<Vec<AgentRow>>> {
+    team_list(pool, caller, team, held, async |conn| Ok(agents::list(conn, team, cursor, limit).await?)).await
 }
 
 /// Creates a team token; the secret is returned here once and stored only as its hash.
@@ -217,20 +218,4 @@ pub async fn revoke_token(pool: &Db, caller: &Caller, team: &str, id: Uuid) -> R
     let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
     let event = NewEvent { artifact: None, kind: "token.revoked", actor: None, data };
     write.commit(team, caller, event, (StatusCode::NO_CONTENT, ())).await
-}
-
-/// The ETag of the team's lists, read before the list itself: a list read after it is at least
-/// as new, so a client never keeps a stale list under a current tag.
-pub async fn lists_etag(pool: &Db, caller: &Caller, team: &str) -> Result<String> {
-    caller.require(team, Scope::Read)?;
-    let seq = pool
-        .read(async |conn| teams::last_event_seq(conn, team).await)
-        .await?
-        .ok_or_else(|| team_not_found(team))?;
-    Ok(etag(seq))
-}
-
-/// The ETag of the team's lists when its last event seq is `seq`.
-pub fn etag(seq: i64) -> String {
-    format!("\"e{seq}\"")
 }

@@ -4,9 +4,15 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::PgConnection;
 
-use crate::domain::{self, Contributor, ContributorRole, PendingRemedy, Remedy, RemedyAction, State};
+use serde::Deserialize;
+use sqlx::types::Json;
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+use crate::domain::{
+    self, Contributor, ContributorRole, PendingRemedy, Policy, Remedy, RemedyAction, Roster, State,
+};
+use crate::store::teams;
+
+#[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
 pub struct ArtifactRow {
     pub id: i64,
     pub key: String,
@@ -29,7 +35,7 @@ macro_rules! artifact_columns {
     };
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
 pub struct VersionRow {
     pub number: i32,
     pub cycle: i32,
@@ -39,14 +45,13 @@ pub struct VersionRow {
     pub submitted_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct ContributorRow {
-    pub number: i32,
     pub agent_id: String,
     pub role: String,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
 pub struct ReviewRow {
     pub id: i64,
     pub number: i32,
@@ -67,7 +72,7 @@ macro_rules! review_columns {
     };
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
 pub struct LockoutRow {
     pub artifact: String,
     pub agent_id: String,
@@ -77,7 +82,7 @@ pub struct LockoutRow {
     pub locked_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
 pub struct AssignmentRow {
     pub agent_id: String,
     pub note: Option<String>,
@@ -85,7 +90,7 @@ pub struct AssignmentRow {
     pub assigned_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
 pub struct EscalationRow {
     pub id: i64,
     pub artifact: String,
@@ -94,15 +99,32 @@ pub struct EscalationRow {
 }
 
 /// An artifact with everything the rules and its status need.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Loaded {
     pub artifact: ArtifactRow,
     pub current: VersionRow,
+    /// The contributors of the current version, in the order they were credited.
     pub contributors: Vec<ContributorRow>,
     /// The reviews of every version of the current cycle.
     pub cycle_reviews: Vec<ReviewRow>,
     pub lockouts: Vec<LockoutRow>,
     pub assignment: Option<AssignmentRow>,
+    /// The open escalation (R9).
+    pub escalation: Option<EscalationRow>,
+}
+
+/// A team as one statement saw it: what the rules need of it, one artifact, and one agent's
+/// locked paths, all from the same snapshot.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub policy: Policy,
+    /// Increases with every change of the policy or the roster.
+    pub team_revision: i64,
+    pub roster: Roster,
+    /// The artifact asked for, if it exists.
+    pub artifact: Option<Loaded>,
+    /// The active lockouts of the agent asked for, with their artifacts' paths.
+    pub locked_paths: Vec<LockedPaths>,
 }
 
 pub fn parse_role(role: &str) -> ContributorRole {
@@ -181,150 +203,175 @@ impl Loaded {
     }
 }
 
-/// The artifact's revision: what its ETag says.
-pub async fn revision(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar("select revision from artifacts where team_id = $1 and key = $2")
-        .bind(team)
-        .bind(key)
-        .fetch_optional(conn)
-        .await
-}
-
-/// Loads the artifact, locking its row when `for_update`: every write locks it first, so
-/// writes to one artifact run one at a time (R13).
-pub async fn load(
+/// What an artifact's ETag is made of, read alone: the artifact's revision and its team's.
+/// `None` when the team does not exist; an artifact revision of `None` when the artifact does not.
+pub async fn revisions(
     conn: &mut PgConnection,
     team: &str,
     key: &str,
-    for_update: bool,
-) -> sqlx::Result<Option<Loaded>> {
-    let sql = if for_update {
-        concat!(
-            "select ",
-            artifact_columns!(),
-            " from artifacts where team_id = $1 and key = $2 for no key update"
-        )
-    } else {
-        concat!("select ", artifact_columns!(), " from artifacts where team_id = $1 and key = $2")
-    };
-    let Some(artifact): Option<ArtifactRow> =
-        sqlx::query_as(sql).bind(team).bind(key).fetch_optional(&mut *conn).await?
-    else {
-        return Ok(None);
-    };
-    let current = version(conn, artifact.id, artifact.current_version).await?;
-    let contributors = contributors(conn, artifact.id, artifact.current_version).await?;
-    let cycle_reviews: Vec<ReviewRow> = sqlx::query_as(concat!(
-        "select ",
-        review_columns!(),
-        " from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number
-         where r.artifact_id = $1 and v.cycle = $2 order by r.id"
-    ))
-    .bind(artifact.id)
-    .bind(artifact.cycle)
-    .fetch_all(&mut *conn)
-    .await?;
-    let lockouts = artifact_lockouts(conn, artifact.id).await?;
-    let assignment = sqlx::query_as(
-        "select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = $1 and ended_at is null",
-    )
-    .bind(artifact.id)
-    .fetch_optional(&mut *conn)
-    .await?;
-    Ok(Some(Loaded { artifact, current, contributors, cycle_reviews, lockouts, assignment }))
-}
-
-pub async fn version(conn: &mut PgConnection, artifact: i64, number: i32) -> sqlx::Result<VersionRow> {
+) -> sqlx::Result<Option<(Option<i64>, i64)>> {
     sqlx::query_as(
-        "select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = $1 and number = $2",
+        "select a.revision, t.revision from teams t left join artifacts a on a.team_id = t.id and a.key = $2
+         where t.id = $1",
     )
-    .bind(artifact)
-    .bind(number)
-    .fetch_one(conn)
+    .bind(team)
+    .bind(key)
+    .fetch_optional(conn)
     .await
 }
 
-/// Versions of an artifact in number order, after `after`.
+/// Locks the artifact's row for a write, so writes to one artifact run one at a time (R13), and
+/// its team's row `for share`, so the roster and the policy the write decides on stay as they
+/// are until it commits (a roster or policy change locks that row `for no key update`). `false`
+/// when the artifact (or its team) does not exist. Load the artifact after this, in a statement
+/// of its own: one that waited for a lock still sees what it saw before it waited.
+pub async fn lock(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<bool> {
+    let locked: Option<i32> = sqlx::query_scalar(
+        "select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = $1 and a.key = $2
+         for no key update of a for share of t",
+    )
+    .bind(team)
+    .bind(key)
+    .fetch_optional(conn)
+    .await?;
+    Ok(locked.is_some())
+}
+
+/// An agent of the roster as the statements of this file return it.
+#[derive(Deserialize)]
+struct RosterRow {
+    id: String,
+    active: bool,
+    can_review: bool,
+    can_author: bool,
+    expertise: Vec<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SnapshotRow {
+    profile: String,
+    required_approvals: i32,
+    revision: i64,
+    roster: Json<Vec<RosterRow>>,
+    artifact: Option<Json<Loaded>>,
+    locked_paths: Json<Vec<LockedPaths>>,
+}
+
+/// The team's policy and roster, the artifact `key` with everything the rules and its status
+/// need, and the active lockouts of `agent` with their paths, in one statement and so from one
+/// snapshot; `None` when the team does not exist.
+pub async fn load(
+    conn: &mut PgConnection,
+    team: &str,
+    key: Option<&str>,
+    agent: Option<&str>,
+) -> sqlx::Result<Option<Snapshot>> {
+    let row: Option<SnapshotRow> = sqlx::query_as(
+        "select t.profile, t.required_approvals, t.revision,
+             coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review,
+                                                         'can_author', g.can_author, 'expertise', g.expertise))
+                       from agents g where g.team_id = t.id), '[]') as roster,
+             (select json_build_object(
+                  'artifact', to_json(a),
+                  'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version),
+                  'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c
+                                            where c.artifact_id = a.id and c.number = a.current_version), '[]'),
+                  'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r
+                                             join versions v on v.artifact_id = r.artifact_id and v.number = r.number
+                                             where r.artifact_id = a.id and v.cycle = a.cycle), '[]'),
+                  'lockouts', coalesce((select json_agg(x order by x.agent_id) from
+                                            (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
+                                             from lockouts l join reviews r on r.id = l.review_id
+                                             where l.artifact_id = a.id and l.cleared_at is null) x), '[]'),
+                  'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null),
+                  'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details)
+                                 from escalations e where e.artifact_id = a.id and e.resolved_at is null))
+              from artifacts a where a.team_id = t.id and a.key = $2) as artifact,
+             case when $3::text is null then '[]'::json else
+                 coalesce((select json_agg(json_build_object('artifact', p.key, 'paths', p.paths) order by p.key)
+                           from lockouts l join artifacts p on p.id = l.artifact_id
+                           where l.team_id = t.id and l.agent_id = $3 and l.cleared_at is null and p.state <> 'abandoned'),
+                          '[]') end as locked_paths
+         from teams t where t.id = $1",
+    )
+    .bind(team)
+    .bind(key)
+    .bind(agent)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|row| Snapshot {
+        policy: teams::policy(&row.profile, row.required_approvals),
+        team_revision: row.revision,
+        roster: Roster(
+            row.roster
+                .0
+                .into_iter()
+                .map(|a| {
+                    let agent = domain::Agent {
+                        id: a.id.clone(),
+                        active: a.active,
+                        can_review: a.can_review,
+                        can_author: a.can_author,
+                        expertise: a.expertise.into_iter().collect(),
+                    };
+                    (a.id, agent)
+                })
+                .collect(),
+        ),
+        artifact: row.artifact.map(|a| a.0),
+        locked_paths: row.locked_paths.0,
+    }))
+}
+
+/// A version with its contributors and reviews.
+#[derive(Debug, Clone, Deserialize)]
+pub struct VersionRecord {
+    #[serde(flatten)]
+    pub version: VersionRow,
+    pub contributors: Vec<ContributorRow>,
+    pub reviews: Vec<ReviewRow>,
+}
+
+/// The artifact's versions after `after` in number order, each with its contributors and
+/// reviews, in one statement; `None` when the artifact does not exist.
 pub async fn versions(
     conn: &mut PgConnection,
-    artifact: i64,
+    team: &str,
+    key: &str,
     after: i32,
     limit: i64,
-) -> sqlx::Result<Vec<VersionRow>> {
-    sqlx::query_as(
-        "select number, cycle, author, git_ref, summary, submitted_at from versions
-         where artifact_id = $1 and number > $2 order by number limit $3",
+) -> sqlx::Result<Option<Vec<VersionRecord>>> {
+    let page: Option<Json<Vec<VersionRecord>>> = sqlx::query_scalar(
+        "select coalesce((select json_agg(x order by x.number) from
+                    (select v.number, v.cycle, v.author, v.git_ref, v.summary, v.submitted_at,
+                         coalesce((select json_agg(c order by c.position) from version_contributors c
+                                   where c.artifact_id = v.artifact_id and c.number = v.number), '[]') as contributors,
+                         coalesce((select json_agg(r order by r.id) from reviews r
+                                   where r.artifact_id = v.artifact_id and r.number = v.number), '[]') as reviews
+                     from versions v where v.artifact_id = a.id and v.number > $3 order by v.number limit $4) x), '[]')
+         from artifacts a where a.team_id = $1 and a.key = $2",
     )
-    .bind(artifact)
+    .bind(team)
+    .bind(key)
     .bind(after)
     .bind(limit)
-    .fetch_all(conn)
-    .await
-}
-
-/// Contributors of one version.
-pub async fn contributors(
-    conn: &mut PgConnection,
-    artifact: i64,
-    number: i32,
-) -> sqlx::Result<Vec<ContributorRow>> {
-    sqlx::query_as(
-        "select number, agent_id, role from version_contributors
-         where artifact_id = $1 and number = $2 order by position",
-    )
-    .bind(artifact)
-    .bind(number)
-    .fetch_all(conn)
-    .await
-}
-
-/// Contributors of every version.
-pub async fn all_contributors(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Vec<ContributorRow>> {
-    sqlx::query_as(
-        "select number, agent_id, role from version_contributors where artifact_id = $1 order by number, position",
-    )
-    .bind(artifact)
-    .fetch_all(conn)
-    .await
-}
-
-/// Reviews of every version.
-pub async fn reviews(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Vec<ReviewRow>> {
-    sqlx::query_as(concat!(
-        "select ",
-        review_columns!(),
-        " from reviews r where r.artifact_id = $1 order by r.id"
-    ))
-    .bind(artifact)
-    .fetch_all(conn)
-    .await
-}
-
-/// Active lockouts of one artifact.
-pub async fn artifact_lockouts(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Vec<LockoutRow>> {
-    sqlx::query_as(
-        "select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
-         from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id
-         where l.artifact_id = $1 and l.cleared_at is null
-         order by l.agent_id",
-    )
-    .bind(artifact)
-    .fetch_all(conn)
-    .await
+    .fetch_optional(conn)
+    .await?;
+    Ok(page.map(|p| p.0))
 }
 
 /// Active lockouts of the team, optionally of one artifact and/or one agent.
 pub async fn active_lockouts(
     conn: &mut PgConnection,
     team: &str,
-    artifact: Option<i64>,
+    artifact: Option<&str>,
     agent: Option<&str>,
 ) -> sqlx::Result<Vec<LockoutRow>> {
     sqlx::query_as(
         "select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
          from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id
          where l.team_id = $1 and l.cleared_at is null
-           and ($2::bigint is null or l.artifact_id = $2) and ($3::text is null or l.agent_id = $3)
+           and ($2::text is null or a.key = $2) and ($3::text is null or l.agent_id = $3)
          order by a.key, l.agent_id",
     )
     .bind(team)
@@ -332,6 +379,15 @@ pub async fn active_lockouts(
     .bind(agent)
     .fetch_all(conn)
     .await
+}
+
+/// Whether the team has an artifact with this key.
+pub async fn exists(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select exists (select 1 from artifacts where team_id = $1 and key = $2)")
+        .bind(team)
+        .bind(key)
+        .fetch_one(conn)
+        .await
 }
 
 pub struct NewArtifact<'a> {
@@ -343,11 +399,16 @@ pub struct NewArtifact<'a> {
 }
 
 /// Inserts the artifact in review with version 1 to come; `None` when the key is taken.
-pub async fn insert(conn: &mut PgConnection, team: &str, new: &NewArtifact<'_>) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar(
+pub async fn insert(
+    conn: &mut PgConnection,
+    team: &str,
+    new: &NewArtifact<'_>,
+) -> sqlx::Result<Option<ArtifactRow>> {
+    sqlx::query_as(concat!(
         "insert into artifacts (team_id, key, title, kind, paths, state, original_author)
-         values ($1, $2, $3, $4, $5, 'in_review', $6) on conflict (team_id, key) do nothing returning id",
-    )
+         values ($1, $2, $3, $4, $5, 'in_review', $6) on conflict (team_id, key) do nothing returning ",
+        artifact_columns!()
+    ))
     .bind(team)
     .bind(new.key)
     .bind(new.title)
@@ -373,10 +434,10 @@ pub async fn insert_version(
     team: &str,
     artifact: i64,
     v: &NewVersion<'_>,
-) -> sqlx::Result<()> {
-    sqlx::query(
+) -> sqlx::Result<VersionRow> {
+    let row = sqlx::query_as(
         "insert into versions (artifact_id, number, team_id, cycle, author, git_ref, summary)
-         values ($1, $2, $3, $4, $5, $6, $7)",
+         values ($1, $2, $3, $4, $5, $6, $7) returning number, cycle, author, git_ref, summary, submitted_at",
     )
     .bind(artifact)
     .bind(v.number)
@@ -385,7 +446,7 @@ pub async fn insert_version(
     .bind(v.author)
     .bind(v.git_ref)
     .bind(v.summary)
-    .execute(&mut *conn)
+    .fetch_one(&mut *conn)
     .await?;
     if !v.contributors.is_empty() {
         let agents: Vec<&str> = v.contributors.iter().map(|c| c.agent.as_str()).collect();
@@ -403,7 +464,7 @@ pub async fn insert_version(
         .execute(conn)
         .await?;
     }
-    Ok(())
+    Ok(row)
 }
 
 /// The artifact's new state after a change; `revision` always increases.
@@ -414,30 +475,37 @@ pub struct ArtifactUpdate<'a> {
     pub pending_remedy: Option<&'a PendingRemedy>,
 }
 
-pub async fn update(conn: &mut PgConnection, artifact: i64, u: ArtifactUpdate<'_>) -> sqlx::Result<()> {
-    sqlx::query(
+/// Writes the change and returns the artifact's row as it now is.
+pub async fn update(
+    conn: &mut PgConnection,
+    artifact: i64,
+    u: ArtifactUpdate<'_>,
+) -> sqlx::Result<ArtifactRow> {
+    sqlx::query_as(concat!(
         "update artifacts set state = $2, cycle = $3, current_version = $4, pending_remedy = $5,
              revision = revision + 1, updated_at = now()
-         where id = $1",
-    )
+         where id = $1 returning ",
+        artifact_columns!()
+    ))
     .bind(artifact)
     .bind(u.state.as_str())
     .bind(u.cycle)
     .bind(u.current_version)
     .bind(u.pending_remedy.map(pending_to_json))
-    .execute(conn)
-    .await?;
-    Ok(())
+    .fetch_one(conn)
+    .await
 }
 
 /// Marks a change that leaves state and remedy as they are (an approval short of the
-/// required count, a lifted lockout).
-pub async fn touch(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<()> {
-    sqlx::query("update artifacts set revision = revision + 1, updated_at = now() where id = $1")
-        .bind(artifact)
-        .execute(conn)
-        .await?;
-    Ok(())
+/// required count, a lifted lockout); returns the artifact's row as it now is.
+pub async fn touch(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<ArtifactRow> {
+    sqlx::query_as(concat!(
+        "update artifacts set revision = revision + 1, updated_at = now() where id = $1 returning ",
+        artifact_columns!()
+    ))
+    .bind(artifact)
+    .fetch_one(conn)
+    .await
 }
 
 pub struct NewReview<'a> {
@@ -478,29 +546,32 @@ pub async fn insert_review(
     .await
 }
 
-/// R3: locks these agents out for the rest of the cycle; returns how many were locked out.
+/// R3: locks these agents out for the rest of the cycle, for the rejection `review` of the
+/// artifact `key`; returns the new lockouts.
 pub async fn insert_lockouts(
     conn: &mut PgConnection,
     team: &str,
-    artifact: i64,
+    (artifact, key): (i64, &str),
     cycle: i32,
-    number: i32,
-    review: i64,
+    review: &ReviewRow,
     agents: &[String],
-) -> sqlx::Result<u64> {
-    let inserted = sqlx::query(
+) -> sqlx::Result<Vec<LockoutRow>> {
+    sqlx::query_as(
         "insert into lockouts (artifact_id, team_id, agent_id, cycle, number, review_id)
-         select $1, $2, agent, $3, $4, $5 from unnest($6::text[]) as agent",
+         select $1, $2, agent, $3, $4, $5 from unnest($6::text[]) as agent
+         returning $7::text as artifact, agent_id, number, $8::text as reason, $9::text as reviewer, locked_at",
     )
     .bind(artifact)
     .bind(team)
     .bind(cycle)
-    .bind(number)
-    .bind(review)
+    .bind(review.number)
+    .bind(review.id)
     .bind(agents)
-    .execute(conn)
-    .await?;
-    Ok(inserted.rows_affected())
+    .bind(key)
+    .bind(&review.reason)
+    .bind(&review.reviewer)
+    .fetch_all(conn)
+    .await
 }
 
 /// R8: approval ends the cycle and clears every lockout; the rows stay as history.
@@ -541,10 +612,10 @@ pub async fn insert_assignment(
     agent: &str,
     note: Option<&str>,
     assigned_by: &str,
-) -> sqlx::Result<()> {
-    sqlx::query(
+) -> sqlx::Result<AssignmentRow> {
+    sqlx::query_as(
         "insert into assignments (artifact_id, team_id, agent_id, cycle, note, assigned_by)
-         values ($1, $2, $3, $4, $5, $6)",
+         values ($1, $2, $3, $4, $5, $6) returning agent_id, note, assigned_by, assigned_at",
     )
     .bind(artifact)
     .bind(team)
@@ -552,9 +623,8 @@ pub async fn insert_assignment(
     .bind(cycle)
     .bind(note)
     .bind(assigned_by)
-    .execute(conn)
-    .await?;
-    Ok(())
+    .fetch_one(conn)
+    .await
 }
 
 /// Ends the active assignment: `version` when the assignee wrote it, or `released`.
@@ -569,19 +639,23 @@ pub async fn end_assignment(conn: &mut PgConnection, artifact: i64, ended_by: &s
     Ok(())
 }
 
+/// R9: opens the artifact's escalation with what the user needs to decide.
 pub async fn open_escalation(
     conn: &mut PgConnection,
     team: &str,
-    artifact: i64,
-    details: &Value,
-) -> sqlx::Result<()> {
-    sqlx::query("insert into escalations (artifact_id, team_id, details) values ($1, $2, $3)")
-        .bind(artifact)
-        .bind(team)
-        .bind(details)
-        .execute(conn)
-        .await?;
-    Ok(())
+    (artifact, key): (i64, &str),
+    details: Value,
+) -> sqlx::Result<EscalationRow> {
+    sqlx::query_as(
+        "insert into escalations (artifact_id, team_id, details) values ($1, $2, $3)
+         returning id, $4::text as artifact, opened_at, details",
+    )
+    .bind(artifact)
+    .bind(team)
+    .bind(details)
+    .bind(key)
+    .fetch_one(conn)
+    .await
 }
 
 pub async fn resolve_escalation(
@@ -595,17 +669,6 @@ pub async fn resolve_escalation(
         .execute(conn)
         .await?;
     Ok(())
-}
-
-/// The artifact's open escalation.
-pub async fn escalation(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Option<EscalationRow>> {
-    sqlx::query_as(
-        "select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id
-         where e.artifact_id = $1 and e.resolved_at is null",
-    )
-    .bind(artifact)
-    .fetch_optional(conn)
-    .await
 }
 
 /// Open escalations of the team, in opening order after `after`.
@@ -656,27 +719,10 @@ pub async fn list(
     .await
 }
 
-/// An agent's active lockouts with the artifacts' paths (an abandoned artifact takes no more
-/// writes to guard): the checks' hot path, which reads only these rows however many artifacts
-/// the team has.
-#[derive(Debug, Clone, sqlx::FromRow)]
+/// An artifact an agent is locked out of, with its paths: what a path check reads. An
+/// abandoned artifact takes no more writes to guard and is left out.
+#[derive(Debug, Clone, Deserialize)]
 pub struct LockedPaths {
     pub artifact: String,
     pub paths: Vec<String>,
-}
-
-pub async fn locked_paths(
-    conn: &mut PgConnection,
-    team: &str,
-    agent: &str,
-) -> sqlx::Result<Vec<LockedPaths>> {
-    sqlx::query_as(
-        "select a.key as artifact, a.paths from lockouts l join artifacts a on a.id = l.artifact_id
-         where l.team_id = $1 and l.agent_id = $2 and l.cleared_at is null and a.state <> 'abandoned'
-         order by a.key",
-    )
-    .bind(team)
-    .bind(agent)
-    .fetch_all(conn)
-    .await
 }

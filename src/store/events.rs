@@ -1,6 +1,6 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use sqlx::PgConnection;
+use sqlx::{FromRow, PgConnection, Row};
 use uuid::Uuid;
 
 use crate::auth::Caller;
@@ -74,4 +74,37 @@ pub async fn page(
     .bind(limit)
     .fetch_all(conn)
     .await
+}
+
+/// A page of the team's events after `after` with the team's last seq, in one statement and so
+/// from one snapshot: the page is exactly as new as the seq. `None` when the team does not exist.
+pub async fn tagged_page(
+    conn: &mut PgConnection,
+    team: &str,
+    after: i64,
+    limit: i64,
+) -> sqlx::Result<Option<(i64, Vec<EventRow>)>> {
+    let rows = sqlx::query(
+        "select s.last_event_seq, e.seq, e.at, e.artifact, e.type, e.actor, e.token_id, e.token_name, e.data
+         from team_seqs s left join lateral
+             (select * from events e where e.team_id = s.team_id and e.seq > $2 order by e.seq limit $3) e on true
+         where s.team_id = $1 order by e.seq",
+    )
+    .bind(team)
+    .bind(after)
+    .bind(limit)
+    .fetch_all(conn)
+    .await?;
+    let Some(first) = rows.first() else {
+        return Ok(None);
+    };
+    let seq: i64 = first.try_get("last_event_seq")?;
+    // With no event after `after`, the one row has nulls where an event would be.
+    let mut events = Vec::with_capacity(rows.len());
+    for row in &rows {
+        if row.try_get::<Option<i64>, _>("seq")?.is_some() {
+            events.push(EventRow::from_row(row)?);
+        }
+    }
+    Ok(Some((seq, events)))
 }

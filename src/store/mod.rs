@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use sqlx::pool::PoolConnection;
-use sqlx::{PgConnection, PgPool, Postgres, Transaction};
+use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
 use crate::PING_IDLE_AFTER;
 
@@ -113,6 +113,25 @@ impl Db {
             conn.release();
         }
         result
+    }
+
+    /// As [`Db::read`], inside one `REPEATABLE READ READ ONLY` transaction: every statement of
+    /// `read` sees the same snapshot, so a response assembled from several of them holds
+    /// together. A read that one statement answers needs none of this (a statement is a snapshot).
+    pub async fn snapshot<T, E: From<sqlx::Error>>(
+        &self,
+        read: impl AsyncFnOnce(&mut PgConnection) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.read(async |conn| {
+            let mut tx = conn.begin_with("begin isolation level repeatable read read only").await?;
+            let result = read(&mut tx).await;
+            match result {
+                Ok(_) => tx.commit().await?,
+                Err(_) => tx.rollback().await?,
+            }
+            result
+        })
+        .await
     }
 
     /// A transaction on a connection of [`Db::acquire`] (the wait counted includes its `BEGIN`).

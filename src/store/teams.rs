@@ -15,10 +15,15 @@ pub struct TeamRow {
 
 impl TeamRow {
     pub fn policy(&self) -> Policy {
-        Policy {
-            profile: if self.profile == "waza" { Profile::Waza } else { Profile::Standard },
-            required_approvals: self.required_approvals.max(1) as u32,
-        }
+        policy(&self.profile, self.required_approvals)
+    }
+}
+
+/// The policy stored as these columns.
+pub fn policy(profile: &str, required_approvals: i32) -> Policy {
+    Policy {
+        profile: if profile == "waza" { Profile::Waza } else { Profile::Standard },
+        required_approvals: required_approvals.max(1) as u32,
     }
 }
 
@@ -44,6 +49,26 @@ pub async fn find_for_update(conn: &mut PgConnection, id: &str) -> sqlx::Result<
         .await
 }
 
+/// Locks the team's row `for share` until the transaction ends, before a write reads the roster
+/// and the policy it decides on: a roster or policy change waits for the write, and the write for
+/// a change already under way. `false` when the team does not exist.
+pub async fn share(conn: &mut PgConnection, id: &str) -> sqlx::Result<bool> {
+    let locked: Option<i32> = sqlx::query_scalar("select 1 from teams where id = $1 for share")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?;
+    Ok(locked.is_some())
+}
+
+/// Marks a change of the team's roster: increases the team's revision, which the status ETags
+/// of its artifacts carry, and holds its row until the transaction ends, so no write decides on
+/// the roster meanwhile ([`share`]). `false` when the team does not exist.
+pub async fn roster_changes(conn: &mut PgConnection, id: &str) -> sqlx::Result<bool> {
+    let updated =
+        sqlx::query("update teams set revision = revision + 1 where id = $1").bind(id).execute(conn).await?;
+    Ok(updated.rows_affected() == 1)
+}
+
 /// Inserts the team, or returns `None` when it already exists.
 pub async fn insert(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<Option<TeamRow>> {
     sqlx::query_as(concat!(
@@ -61,7 +86,8 @@ pub async fn insert(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<Opt
 
 pub async fn update(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<TeamRow> {
     sqlx::query_as(concat!(
-        "update teams set display_name = $2, profile = $3, required_approvals = $4, updated_at = now()
+        "update teams set display_name = $2, profile = $3, required_approvals = $4, updated_at = now(),
+             revision = revision + 1
          where id = $1 returning ",
         columns!()
     ))
