@@ -1,5 +1,6 @@
-//! Conditional requests: the artifact's `ETag` is its revision and the team's lists carry one
-//! that changes with any write of the team; `If-None-Match` answers 304 without a body; a
+//! Conditional requests: the artifact's `ETag` is its revision and its team's (whose roster and
+//! policy decide `eligible_agents`), and the team's lists carry one that changes with any write
+//! of the team; `If-None-Match` answers 304 without a body; a
 //! write to an artifact with a stale `If-Match` is 412 `precondition_failed` and changes nothing.
 
 use axum::http::Method;
@@ -28,6 +29,14 @@ fn not_modified(reply: &Reply, tag: &str) {
     assert_eq!(etag(reply), tag, "a 304 carries the ETag");
 }
 
+/// The ETag a status with this body has: `"<revision>.<team revision>"`; returns the team part.
+#[track_caller]
+fn team_part(tag: &str, status: &Value) -> String {
+    let (revision, team) = tag.trim_matches('"').split_once('.').expect("an ETag of two revisions");
+    assert_eq!(revision, status["revision"].to_string(), "the ETag starts with the artifact's revision");
+    team.to_owned()
+}
+
 /// The artifact's current ETag, from a plain GET.
 async fn artifact_etag(t: &Team, key: &str) -> String {
     let reply = t.api.get(&t.url(&format!("/artifacts/{key}")), &t.coord).await;
@@ -36,13 +45,13 @@ async fn artifact_etag(t: &Team, key: &str) -> String {
 }
 
 #[sqlx::test]
-async fn an_artifacts_etag_is_its_revision(pool: PgPool) {
+async fn an_artifacts_etag_is_its_revision_and_its_teams(pool: PgPool) {
     let t = Team::new(pool, Value::Null, &["a", "b"]).await;
     t.create("m", "a").await.expect(201, None);
     let path = "/artifacts/m";
     let first = t.api.get(&t.url(path), &t.coord).await;
     let tag = etag(&first);
-    assert_eq!(tag, format!("\"{}\"", first.expect(200, None)["revision"]));
+    let team = team_part(&tag, first.expect(200, None));
     not_modified(&get_if_none_match(&t, path, &tag).await, &tag);
     // Weak comparison, lists of tags and `*` match; another tag does not.
     let weak = format!("W/{tag}");
@@ -60,7 +69,7 @@ async fn an_artifacts_etag_is_its_revision(pool: PgPool) {
     let body = changed.expect(200, None);
     let new_tag = etag(&changed);
     assert_ne!(new_tag, tag);
-    assert_eq!(new_tag, format!("\"{}\"", body["revision"]));
+    assert_eq!(team_part(&new_tag, body), team, "the team did not change");
     assert_eq!(body["state"], "changes_requested");
     not_modified(&get_if_none_match(&t, path, &new_tag).await, &new_tag);
     // A write to another artifact leaves this one's ETag alone.
@@ -286,4 +295,38 @@ async fn if_match_on_a_missing_artifact_is_404(pool: PgPool) {
     )
     .await;
     problem(&reply, 404, "not_found");
+}
+
+/// `eligible_agents` is part of the status: a change of the roster or the policy changes it, so
+/// it changes the ETag of every artifact of the team, and a write sent with the tag read before
+/// is refused.
+#[sqlx::test]
+async fn a_roster_or_policy_change_changes_the_status_etag(pool: PgPool) {
+    let t = Team::new(pool, Value::Null, &["a", "b"]).await;
+    t.create("m", "a").await.expect(201, None);
+    t.reject("m", 1, json!({ "action": "reassign" })).await.expect(201, None);
+    let path = "/artifacts/m";
+    let before = t.api.get(&t.url(path), &t.coord).await;
+    let tag = etag(&before);
+    assert_eq!(before.body["eligible_agents"], json!(["b"]));
+
+    // A new engineer joins: the body would differ, so no 304.
+    t.api.agent("t", "c", json!({ "roles": ["engineer"] })).await;
+    let after = get_if_none_match(&t, path, &tag).await;
+    assert_eq!(after.expect(200, None)["eligible_agents"], json!(["b", "c"]));
+    assert_eq!(after.body["revision"], before.body["revision"], "the artifact itself did not change");
+    let new_tag = etag(&after);
+    assert_ne!(new_tag, tag);
+    // A write that still names the tag it read before is refused.
+    let assign = json!({ "agent": "c" });
+    let stale = if_match(&t, Method::POST, "/artifacts/m/assignment", &t.coord, Some(assign), &tag).await;
+    problem(&stale, 412, "precondition_failed");
+
+    // A policy change is a change of the team too.
+    not_modified(&get_if_none_match(&t, path, &new_tag).await, &new_tag);
+    let policy = json!({ "policy": { "required_approvals": 2 } });
+    t.api.put(&"/v1/teams/t", ADMIN, policy).await.expect(200, None);
+    let changed = get_if_none_match(&t, path, &new_tag).await;
+    changed.expect(200, None);
+    assert_ne!(etag(&changed), new_tag);
 }
