@@ -27,7 +27,7 @@ const CONNECTIONS: u32 = 16;
 
 /// A [`Team`] (authors as given, reviewer `q`) on a pool of [`CONNECTIONS`] connections to the
 /// test's database.
-async fn race_team(pool: &PgPool, policy: Value, authors: &[&str]) -> Arc<Team> {
+pub async fn race_team(pool: &PgPool, policy: Value, authors: &[&str]) -> Arc<Team> {
     let wide = PgPoolOptions::new()
         .max_connections(CONNECTIONS)
         .connect_with((*pool.connect_options()).clone())
@@ -37,7 +37,7 @@ async fn race_team(pool: &PgPool, policy: Value, authors: &[&str]) -> Arc<Team> 
 }
 
 /// Closes the wide pool so the test database can be dropped.
-async fn done(t: Arc<Team>) {
+pub async fn done(t: Arc<Team>) {
     t.api.pool.close().await;
 }
 

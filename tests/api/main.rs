@@ -16,6 +16,7 @@ mod metrics;
 mod operations;
 mod rules;
 mod security;
+mod snapshot;
 mod spec;
 mod teams;
 mod tokens;
