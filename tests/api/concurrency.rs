@@ -27,7 +27,7 @@ const CONNECTIONS: u32 = 16;
 
 /// A [`Team`] (authors as given, reviewer `q`) on a pool of [`CONNECTIONS`] connections to the
 /// test's database.
-async fn race_team(pool: &PgPool, policy: Value, authors: &[&str]) -> Arc<Team> {
+pub async fn race_team(pool: &PgPool, policy: Value, authors: &[&str]) -> Arc<Team> {
     let wide = PgPoolOptions::new()
         .max_connections(CONNECTIONS)
         .connect_with((*pool.connect_options()).clone())
@@ -37,7 +37,7 @@ async fn race_team(pool: &PgPool, policy: Value, authors: &[&str]) -> Arc<Team> 
 }
 
 /// Closes the wide pool so the test database can be dropped.
-async fn done(t: Arc<Team>) {
+pub async fn done(t: Arc<Team>) {
     t.api.pool.close().await;
 }
 
@@ -654,4 +654,182 @@ async fn a_deadlock_or_serialization_failure_is_a_conflict_not_a_500(pool: PgPoo
     sqlx::query("update teams set display_name = 'y' where id = 'one'").execute(&pool).await.unwrap();
     let failed = update("one").execute(&mut *reader).await.unwrap_err();
     assert_eq!(answer(failed), (409, "conflict", "40001".into()));
+}
+
+/// The team's events committed after `after` (every page of them), moving `after` past them.
+async fn new_events(t: &Team, after: &mut i64) -> Vec<Value> {
+    let mut events = Vec::new();
+    loop {
+        let path = t.url(&format!("/events?after={after}&limit=500"));
+        let page = t.api.get(&path, &t.coord).await.expect(200, None).clone();
+        let items = page["items"].as_array().unwrap();
+        if items.is_empty() {
+            return events;
+        }
+        *after = page["next_after"].as_i64().unwrap();
+        events.extend(items.iter().cloned());
+    }
+}
+
+/// The seq of the one event of `kind` about `subject` (its artifact, else its actor).
+#[track_caller]
+fn seq_of(events: &[Value], kind: &str, subject: &str) -> i64 {
+    let about = |e: &&Value| e["type"] == kind && (e["artifact"] == subject || e["actor"] == subject);
+    let found: Vec<&Value> = events.iter().filter(about).collect();
+    assert_eq!(found.len(), 1, "one {kind} event about {subject} among {events:?}");
+    found[0]["seq"].as_i64().unwrap()
+}
+
+/// Deactivates `agent` through the API, as a coordinator would.
+async fn set_active(t: &Team, agent: &str, active: bool) -> Reply {
+    t.api.put(&t.url(&format!("/agents/{agent}")), &t.coord, json!({ "active": active })).await
+}
+
+/// R13 with the roster: an assignment decides that its agent is active, so a deactivation of
+/// that agent at the same moment must not commit between that decision and the assignment's
+/// commit. Events commit in seq order (R12), so either the assignment's event comes first, or
+/// the assignment saw the agent inactive and was refused `invalid_agent`; an assignment whose
+/// event follows the deactivation's was decided on a roster already replaced. Fifty rounds, each
+/// with its own agent and artifact, so both orders happen.
+#[sqlx::test]
+async fn deactivation_racing_an_assignment_of_that_agent(pool: PgPool) {
+    const ROUNDS: usize = 50;
+    let t = race_team(&pool, Value::Null, &["a"]).await;
+    for r in 0..ROUNDS {
+        t.api.agent("t", &format!("x{r:02}"), json!({ "roles": ["engineer"] })).await;
+        t.create(&format!("m{r:02}"), "a").await.expect(201, None);
+        t.reject(&format!("m{r:02}"), 1, json!({ "action": "reassign" })).await.expect(201, None);
+    }
+    let mut after = 0;
+    new_events(&t, &mut after).await;
+
+    let (mut assigned, mut refused, mut late) = (0, 0, Vec::new());
+    for r in 0..ROUNDS {
+        let (key, agent) = (format!("m{r:02}"), format!("x{r:02}"));
+        let replies = race(&t, 2, |t, i| {
+            let (key, agent) = (key.clone(), agent.clone());
+            async move {
+                match i {
+                    0 => set_active(&t, &agent, false).await,
+                    _ => t.assign(&key, &agent).await,
+                }
+            }
+        })
+        .await;
+        assert_no_server_errors(&replies);
+        let (deactivation, assignment) = (&replies[0], &replies[1]);
+        assert_eq!(deactivation.expect(200, None)["active"], false);
+        let events = new_events(&t, &mut after).await;
+        let deactivated = seq_of(&events, "agent.updated", &agent);
+        let status = t.status(&key).await;
+        if assignment.status == 201 {
+            assigned += 1;
+            assert_eq!(status["state"], "in_revision", "{key}: {status}");
+            let assigned_at = seq_of(&events, "assignment.created", &key);
+            if assigned_at > deactivated {
+                late.push(format!(
+                    "{key}: assignment.created #{assigned_at} after agent.updated #{deactivated}"
+                ));
+            }
+        } else {
+            assignment.expect(409, Some("invalid_agent"));
+            refused += 1;
+            assert_eq!(status["state"], "changes_requested", "{key}: {status}");
+            assert_eq!(status["assignment"], Value::Null);
+        }
+    }
+    eprintln!(
+        "deactivation vs assignment: {assigned} assigned first, {refused} refused invalid_agent, \
+         {} assigned after the deactivation",
+        late.len()
+    );
+    assert!(
+        late.is_empty(),
+        "{} of {ROUNDS} assignments of a deactivated agent:\n{}",
+        late.len(),
+        late.join("\n")
+    );
+    assert_invariants(&t.api.pool).await;
+    done(t).await;
+}
+
+/// R9 with the roster: a rejection decides whether anyone is left to revise. Authors a1, a2,
+/// a3; a1 is locked out and a2's version is in review; Q rejects it while a3 is deactivated. If
+/// the deactivation commits first, nobody is left: the rejection must deadlock (state
+/// `deadlocked`, an open escalation, its event saying so). If the rejection commits first, a3
+/// was still there: `changes_requested`. A rejection whose event follows the deactivation's
+/// but that did not deadlock decided on a roster already replaced. Fifty rounds, a3 active
+/// again before each.
+#[sqlx::test]
+async fn deactivation_racing_a_rejection_that_would_deadlock(pool: PgPool) {
+    const ROUNDS: usize = 50;
+    let t = race_team(&pool, Value::Null, &["a1", "a2", "a3"]).await;
+    let mut after = 0;
+    let (mut before, mut deadlocked, mut late) = (0, 0, Vec::new());
+    for r in 0..ROUNDS {
+        let key = format!("m{r:02}");
+        set_active(&t, "a3", true).await.expect(200, None);
+        t.create(&key, "a1").await.expect(201, None);
+        t.reject(&key, 1, json!({ "action": "reassign" })).await.expect(201, None);
+        t.assign(&key, "a2").await.expect(201, None);
+        t.version(&key, json!({ "author": "a2" })).await.expect(201, None);
+        new_events(&t, &mut after).await;
+
+        let replies = race(&t, 2, |t, i| {
+            let key = key.clone();
+            async move {
+                match i {
+                    0 => set_active(&t, "a3", false).await,
+                    _ => t.reject(&key, 2, json!({ "action": "reassign" })).await,
+                }
+            }
+        })
+        .await;
+        assert_no_server_errors(&replies);
+        let (deactivation, rejection) = (&replies[0], &replies[1]);
+        assert_eq!(deactivation.expect(200, None)["active"], false);
+        let state = rejection.expect(201, None)["artifact"]["state"].clone();
+        let events = new_events(&t, &mut after).await;
+        let deactivated = seq_of(&events, "agent.updated", "a3");
+        let rejected = seq_of(&events, "review.rejected", &key);
+        let event = events.iter().find(|e| e["seq"] == rejected).unwrap();
+        let status = t.status(&key).await;
+        assert_eq!(status["state"], state, "{key}: the rejection's reply is the state it left");
+        let escalated = t.api.get(&t.url("/escalations"), &t.coord).await.expect(200, None)["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["artifact"] == key.as_str());
+        if rejected < deactivated {
+            before += 1;
+            assert_eq!(state, "changes_requested", "{key}: a3 was active when Q rejected: {status}");
+            let eligible = &rejection.body["artifact"]["eligible_agents"];
+            assert_eq!(*eligible, json!(["a3"]), "{key}: the rejection left a3 to revise");
+            assert!(!escalated, "{key}: no escalation while a3 could revise");
+        } else if state == "deadlocked" {
+            deadlocked += 1;
+            assert_eq!(event["data"]["deadlocked"], true, "{key}: the event says it deadlocked: {event}");
+            assert!(escalated, "{key}: a deadlock opens an escalation");
+            assert_ne!(status["escalation"], Value::Null);
+        } else {
+            late.push(format!(
+                "{key}: review.rejected #{rejected} after agent.updated #{deactivated} left it {state} \
+                 with eligible agents {}",
+                status["eligible_agents"]
+            ));
+        }
+    }
+    eprintln!(
+        "deactivation vs rejection: {before} rejections first, {deadlocked} deadlocked after the \
+         deactivation, {} not deadlocked after it",
+        late.len()
+    );
+    assert!(
+        late.is_empty(),
+        "{} of {ROUNDS} rejections missed the deadlock:\n{}",
+        late.len(),
+        late.join("\n")
+    );
+    assert_invariants(&t.api.pool).await;
+    done(t).await;
 }

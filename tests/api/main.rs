@@ -17,6 +17,7 @@ mod operations;
 mod replies;
 mod rules;
 mod security;
+mod snapshot;
 mod spec;
 mod teams;
 mod tokens;
