@@ -76,6 +76,10 @@ pub struct Caller {
     /// The agent an `agent` token acts as.
     pub agent: Option<String>,
     pub idempotency: Option<IdempotencyKey>,
+    /// Who owns the request's idempotency keys: its token's id, or for the configured admin
+    /// token, an id made of its secret's hash, so a rotated admin token never replays the
+    /// responses of the one before.
+    pub key_owner: Uuid,
     /// The `If-Match` header of a write to an artifact.
     pub if_match: Option<String>,
 }
@@ -111,11 +115,6 @@ impl Caller {
             }
             _ => self.require(team, Scope::Coordinator),
         }
-    }
-
-    /// Who owns the request's idempotency keys: its token (the nil id for the configured admin).
-    pub fn key_owner(&self) -> Uuid {
-        self.token_id.unwrap_or(Uuid::nil())
     }
 
     pub fn is_server_admin(&self) -> bool {
@@ -222,6 +221,7 @@ mod tests {
             scope: Scope::Admin,
             agent: None,
             idempotency: None,
+            key_owner: Uuid::nil(),
             if_match: None,
         };
         assert_eq!(caller.require("b", Scope::Read).unwrap_err().code(), "not_found");

@@ -32,6 +32,7 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
         scope: Scope::Admin,
         agent: None,
         idempotency: None,
+        key_owner: uuid::Uuid::nil(),
         if_match: None,
     };
     let created = crate::service::teams::create_token(

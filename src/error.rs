@@ -36,6 +36,11 @@ pub enum Error {
     /// This token sent more requests than its rate limit allows; answered with `Retry-After`.
     #[error("this token sent too many requests; retry after {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// A request with the same `Idempotency-Key` is running now; answered with `Retry-After`.
+    #[error(
+        "a request with this Idempotency-Key is in progress; retry it after Retry-After seconds to get its response"
+    )]
+    IdempotencyKeyInFlight,
     /// Not a failure: the stored response of an earlier request with the same
     /// `Idempotency-Key`, answered again with `Idempotency-Replayed: true`.
     #[error("replayed")]
@@ -113,6 +118,7 @@ impl Error {
             Error::Refused { status, .. } => *status,
             Error::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Error::IdempotencyKeyInFlight => StatusCode::CONFLICT,
             Error::Replayed { status, .. } => *status,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -130,6 +136,7 @@ impl Error {
             Error::Refused { code, .. } => code,
             Error::Unavailable => "unavailable",
             Error::RateLimited { .. } => "rate_limited",
+            Error::IdempotencyKeyInFlight => "idempotency_key_in_flight",
             Error::Replayed { .. } => "replayed",
             Error::Internal(_) => "internal",
         }
@@ -227,8 +234,13 @@ impl IntoResponse for Error {
         if let Error::Unauthenticated = self {
             response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
-        if let Error::RateLimited { retry_after_secs } = self {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+        let retry_after = match self {
+            Error::RateLimited { retry_after_secs } => Some(retry_after_secs),
+            Error::IdempotencyKeyInFlight => Some(1),
+            _ => None,
+        };
+        if let Some(secs) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         if let Error::Internal(cause) = self {
             response.extensions_mut().insert(InternalCause(cause));

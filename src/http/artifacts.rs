@@ -135,7 +135,7 @@ async fn list_artifacts(
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}", tag = "artifacts",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key; `/` encoded as `%2F`")),
     responses((status = 200, description = "the status", body = ArtifactStatus,
-               headers(("ETag" = String, description = "the artifact's revision; send it as `If-Match` on a write"))),
+               headers(("ETag" = String, description = "the artifact's revision and its team's (`\"<revision>.<team revision>\"`): it changes when the artifact or the agents eligible to revise it change; send it as `If-Match` on a write"))),
               (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn get_artifact(
     State(state): State<AppState>,

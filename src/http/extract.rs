@@ -121,6 +121,7 @@ impl FromRequestParts<AppState> for Caller {
                 scope: Scope::Admin,
                 agent: None,
                 idempotency,
+                key_owner: uuid::Uuid::from_slice(&hash[..16]).expect("a SHA-256 hash has 16 bytes and more"),
                 if_match,
             });
         }
@@ -142,6 +143,7 @@ impl FromRequestParts<AppState> for Caller {
             scope,
             agent: token.agent_id,
             idempotency,
+            key_owner: token.id,
             if_match,
         })
     }

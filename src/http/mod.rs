@@ -197,7 +197,9 @@ impl Modify for CommonResponses {
                     "Idempotency-Key",
                     "Makes a retry safe: a repeat with the same key from the same token within 24 hours \
                      answers the first response again, with `Idempotency-Replayed: true`, and changes \
-                     nothing; the same key with another request is 422 `idempotency_key_reused`.",
+                     nothing; the same key with another request is 422 `idempotency_key_reused`. While \
+                     the first request with a key is still running, a repeat is 409 \
+                     `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.",
                 ));
                 if artifact_write {
                     parameters.push(header(

@@ -9,8 +9,9 @@ use sqlx::{Postgres, Transaction};
 use crate::auth::{Caller, IdempotencyKey};
 use crate::error::{Error, Result};
 use crate::metrics::Counted;
+use crate::store::Db;
 use crate::store::events::{self, NewEvent};
-use crate::store::{Db, idempotency};
+use crate::store::idempotency::{self, Claim};
 
 /// A write's outcome: the HTTP status and the body.
 pub type Reply<T> = (StatusCode, T);
@@ -22,12 +23,16 @@ pub struct Write {
 }
 
 /// Begins a write. A request whose key already has a response answers with it, replayed,
-/// before anything runs; the same key with another request is 422 `idempotency_key_reused`.
+/// before anything runs; the same key with another request is 422 `idempotency_key_reused`, and
+/// a repeat while the first request with the key still runs is 409 `idempotency_key_in_flight`.
 pub async fn begin(pool: &Db, caller: &Caller) -> Result<Write> {
     let mut tx = pool.begin().await?;
-    if let Some(IdempotencyKey { key, fingerprint }) = &caller.idempotency
-        && let Some(stored) = idempotency::claim(&mut tx, caller.key_owner(), key, fingerprint).await?
-    {
+    if let Some(IdempotencyKey { key, fingerprint }) = &caller.idempotency {
+        let stored = match idempotency::claim(&mut tx, caller.key_owner, key, fingerprint).await? {
+            Claim::Claimed => return Ok(Write { tx, counted: Vec::new() }),
+            Claim::InFlight => return Err(Error::IdempotencyKeyInFlight),
+            Claim::Stored(stored) => stored,
+        };
         if stored.fingerprint != *fingerprint {
             return Err(Error::refused(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -75,7 +80,7 @@ impl Write {
                 StatusCode::NO_CONTENT => Vec::new(),
                 _ => stored(&reply.1).map_err(internal)?,
             };
-            idempotency::complete(&mut self.tx, caller.key_owner(), key, reply.0.as_u16(), &body).await?;
+            idempotency::complete(&mut self.tx, caller.key_owner, key, reply.0.as_u16(), &body).await?;
         }
         events::append(&mut self.tx, team, caller, event).await?;
         self.tx.commit().await?;

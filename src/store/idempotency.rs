@@ -14,37 +14,60 @@ pub struct Stored {
 /// How long a key replays its response.
 const TTL: &str = "24 hours";
 
-/// Claims the key for this request, in its transaction; or returns what the first request with
-/// the key stored. A claim by a transaction still running blocks this one until it ends: then
-/// its response is here, or, if it rolled back, this request claims the key itself.
+/// What claiming a key found.
+#[derive(Debug)]
+pub enum Claim {
+    /// The key is this request's: run it and store its response.
+    Claimed,
+    /// A request with this key is running now, in another transaction.
+    InFlight,
+    /// The response the first request with the key stored.
+    Stored(Stored),
+}
+
+/// Claims the key for this request, in its transaction; or says that a request with the key is
+/// running, or returns what the first request with the key stored.
+///
+/// The claim takes a transaction-scoped advisory lock on the key first, without waiting: a
+/// concurrent repeat of a request still running finds it taken and answers at once, instead of
+/// waiting on the key's row (and holding a pooled connection) until the first one commits.
 pub async fn claim(
     conn: &mut PgConnection,
-    token: Uuid,
+    owner: Uuid,
     key: &str,
     fingerprint: &[u8],
-) -> sqlx::Result<Option<Stored>> {
-    let claimed = sqlx::query(
-        "insert into idempotency_keys (token_id, key, fingerprint, status, body, expires_at)
-         values ($1, $2, $3, 0, '', now() + $4::interval)
-         on conflict (token_id, key) do update
-             set fingerprint = excluded.fingerprint, status = 0, body = '', created_at = now(),
-                 expires_at = excluded.expires_at
-             where idempotency_keys.expires_at < now()",
+) -> sqlx::Result<Claim> {
+    let (free, claimed): (bool, bool) = sqlx::query_as(
+        "with lock as (select pg_try_advisory_xact_lock(hashtextextended($1::text || ' ' || $2, 0)) as free),
+              claim as (insert into idempotency_keys (token_id, key, fingerprint, status, body, expires_at)
+                        select $1, $2, $3, 0, '', now() + $4::interval from lock where free
+                        on conflict (token_id, key) do update
+                            set fingerprint = excluded.fingerprint, status = 0, body = '', created_at = now(),
+                                expires_at = excluded.expires_at
+                            where idempotency_keys.expires_at < now()
+                        returning 1)
+         select (select free from lock), exists (select 1 from claim)",
     )
-    .bind(token)
+    .bind(owner)
     .bind(key)
     .bind(fingerprint)
     .bind(TTL)
-    .execute(&mut *conn)
+    .fetch_one(&mut *conn)
     .await?;
-    if claimed.rows_affected() == 1 {
-        return Ok(None);
+    if !free {
+        return Ok(Claim::InFlight);
     }
-    sqlx::query_as("select fingerprint, status, body from idempotency_keys where token_id = $1 and key = $2")
-        .bind(token)
-        .bind(key)
-        .fetch_optional(conn)
-        .await
+    if claimed {
+        return Ok(Claim::Claimed);
+    }
+    let stored = sqlx::query_as(
+        "select fingerprint, status, body from idempotency_keys where token_id = $1 and key = $2",
+    )
+    .bind(owner)
+    .bind(key)
+    .fetch_one(conn)
+    .await?;
+    Ok(Claim::Stored(stored))
 }
 
 /// Stores the response of the request that claimed the key, in the same transaction as its effect.

@@ -325,7 +325,7 @@ async fn a_roster_or_policy_change_changes_the_status_etag(pool: PgPool) {
     // A policy change is a change of the team too.
     not_modified(&get_if_none_match(&t, path, &new_tag).await, &new_tag);
     let policy = json!({ "policy": { "required_approvals": 2 } });
-    t.api.put(&"/v1/teams/t", ADMIN, policy).await.expect(200, None);
+    t.api.put("/v1/teams/t", ADMIN, policy).await.expect(200, None);
     let changed = get_if_none_match(&t, path, &new_tag).await;
     changed.expect(200, None);
     assert_ne!(etag(&changed), new_tag);

@@ -8,11 +8,9 @@ use std::time::Duration;
 
 use axum::http::Method;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;
 use tokio::sync::Barrier;
-use uuid::Uuid;
 
 use crate::common::{ADMIN, Reply};
 use crate::errors::{invalid_fields, problem};
@@ -265,7 +263,8 @@ async fn a_token_creation_replays_without_the_secret(pool: PgPool) {
     t.api.get(&t.url("/artifacts"), &secret).await.expect(200, None);
 }
 
-/// Fires `n` copies of one request at once on a pool wide enough for all of them.
+/// Fires `n` copies of one request at once on a pool wide enough for all of them, each retried
+/// while the first is in flight.
 async fn race(t: &Arc<Team>, n: usize, method: Method, path: &str, body: Value, key: &str) -> Vec<Reply> {
     let barrier = Arc::new(Barrier::new(n));
     let tasks: Vec<_> = (0..n)
@@ -274,7 +273,15 @@ async fn race(t: &Arc<Team>, n: usize, method: Method, path: &str, body: Value, 
             let (path, key) = (path.to_owned(), key.to_owned());
             tokio::spawn(async move {
                 barrier.wait().await;
-                keyed(&t, method, &path, &t.coord, Some(body), &key).await
+                // A repeat of a request still running is told to retry: it does, as a client would
+                // (sooner than `Retry-After` says, to keep the test short).
+                loop {
+                    let reply = keyed(&t, method.clone(), &path, &t.coord, Some(body.clone()), &key).await;
+                    if reply.code() != "idempotency_key_in_flight" {
+                        return reply;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
             })
         })
         .collect();
@@ -427,68 +434,80 @@ async fn get_ignores_the_header(pool: PgPool) {
     assert_eq!(t.api.footprint().await[16], 0, "no key stored");
 }
 
-/// The coordinator token's id (the owner of its keys).
-async fn coordinator_id(t: &Team) -> Uuid {
-    let list = t.api.get(&t.url("/tokens"), ADMIN).await;
-    let items = list.expect(200, None)["items"].as_array().unwrap().clone();
-    let coord = items.iter().find(|i| i["scope"] == "coordinator").expect("the coordinator token");
-    coord["id"].as_str().unwrap().parse().unwrap()
-}
-
-/// The fingerprint the service computes: SHA-256 of `METHOD path\nbody`.
-fn fingerprint(method: &str, path: &str, body: &Value) -> Vec<u8> {
-    Sha256::digest(format!("{method} {path}\n{body}").as_bytes()).to_vec()
-}
-
-/// A repeat that arrives while the first request's transaction is still open waits for it:
-/// it replays what the first stored when that commits, and runs itself if the first rolls back.
-#[sqlx::test]
-async fn a_repeat_waits_for_the_request_in_flight(pool: PgPool) {
-    let t = Arc::new(Team::new(pool, Value::Null, &["a"]).await);
-    let owner = coordinator_id(&t).await;
-    let body = json!({ "display_name": "X" });
-    let print = fingerprint("PUT", "/v1/teams/t/agents/x", &body);
-    for commit in [true, false] {
-        let key = format!("in-flight-{commit}");
-        // The first request, in flight: it has claimed the key and not yet committed.
-        let mut first = t.api.pool.begin().await.unwrap();
-        sqlx::query(
-            "insert into idempotency_keys (token_id, key, fingerprint, status, body, expires_at)
-             values ($1, $2, $3, 0, '', now() + interval '1 day')",
-        )
-        .bind(owner)
-        .bind(&key)
-        .bind(&print)
-        .execute(&mut *first)
+/// Holds the artifact's row the way a write does, so that a request to it claims its key and
+/// then waits: a request in flight, for as long as the test keeps this transaction open.
+async fn hold_artifact(t: &Team, key: &str) -> sqlx::Transaction<'static, sqlx::Postgres> {
+    let mut held = t.api.pool.begin().await.unwrap();
+    sqlx::query("select 1 from artifacts where team_id = 't' and key = $1 for update")
+        .bind(key)
+        .execute(&mut *held)
         .await
         .unwrap();
-        let repeat = tokio::spawn({
-            let (t, body, key) = (t.clone(), body.clone(), key.clone());
-            async move { keyed(&t, Method::PUT, "/agents/x", &t.coord, Some(body), &key).await }
-        });
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert!(!repeat.is_finished(), "the repeat waits while the first is in flight");
-        let events = t.api.footprint().await[0];
-        if commit {
-            sqlx::query("update idempotency_keys set status = 299, body = '{\"first\":true}' where key = $1")
-                .bind(&key)
-                .execute(&mut *first)
+    held
+}
+
+/// Waits until the key is claimed by a transaction still open (its row not yet visible).
+async fn until_in_flight(t: &Team, key: &str) {
+    for _ in 0..200 {
+        let locks: i64 =
+            sqlx::query_scalar("select count(*) from pg_locks where locktype = 'advisory' and granted")
+                .fetch_one(&t.api.pool)
                 .await
                 .unwrap();
-            first.commit().await.unwrap();
-            let reply = repeat.await.unwrap();
-            assert_eq!(reply.status, 299, "the first request's answer");
-            assert_eq!(reply.bytes, b"{\"first\":true}");
-            assert_eq!(reply.headers["idempotency-replayed"], "true");
-            assert_eq!(t.api.footprint().await[0], events, "the repeat ran nothing");
+        if locks > 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the first request with key {key} never claimed it");
+}
+
+/// A repeat that arrives while the first request with its key is still running answers at once
+/// 409 `idempotency_key_in_flight` with `Retry-After`, holding no connection while the first
+/// runs; retried after the first commits, it replays the first's answer; after the first was
+/// refused (nothing stored), it runs itself.
+#[sqlx::test]
+async fn a_repeat_of_a_request_in_flight_answers_409_and_its_retry_replays(pool: PgPool) {
+    let t = Arc::new(Team::new(pool, Value::Null, &["a", "b"]).await);
+    t.create("m", "a").await.expect(201, None);
+    t.reject("m", 1, json!({ "action": "reassign" })).await.expect(201, None);
+    let assign = json!({ "agent": "b" });
+    let path = "/artifacts/m/assignment";
+    for commit in [true, false] {
+        let key = format!("assign-{commit}");
+        let mut held = hold_artifact(&t, "m").await;
+        let first = tokio::spawn({
+            let (t, body, key) = (t.clone(), assign.clone(), key.clone());
+            async move { keyed(&t, Method::POST, path, &t.coord, Some(body), &key).await }
+        });
+        until_in_flight(&t, &key).await;
+        let before = t.api.footprint().await;
+        let repeat = keyed(&t, Method::POST, path, &t.coord, Some(assign.clone()), &key).await;
+        problem(&repeat, 409, "idempotency_key_in_flight");
+        assert_eq!(repeat.headers["retry-after"], "1");
+        assert_eq!(t.api.footprint().await, before, "the repeat changed nothing");
+        assert!(!first.is_finished(), "the first request is still running");
+        if commit {
+            held.commit().await.unwrap();
+            let first = first.await.unwrap();
+            first.expect(201, None);
+            let retry = keyed(&t, Method::POST, path, &t.coord, Some(assign.clone()), &key).await;
+            assert_replay(&first, &retry);
+            // Back to changes_requested for the next round.
+            t.api.delete(&t.url(path), &t.coord).await.expect(200, None);
         } else {
-            first.rollback().await.unwrap();
-            let reply = repeat.await.unwrap();
-            reply.expect(201, None);
-            assert_not_replayed(&reply);
-            assert_eq!(t.api.footprint().await[0], events + 1, "the repeat ran, once");
-            let (status, _) = stored(&t.api.pool, &key).await.unwrap();
-            assert_eq!(status, 201, "and stored its answer");
+            // Meanwhile the artifact is approved: the first is refused and stores nothing, so a
+            // retry runs itself.
+            sqlx::query("update artifacts set state = 'approved' where team_id = 't' and key = 'm'")
+                .execute(&mut *held)
+                .await
+                .unwrap();
+            held.commit().await.unwrap();
+            problem(&first.await.unwrap(), 409, "invalid_state");
+            let retry = keyed(&t, Method::POST, path, &t.coord, Some(assign.clone()), &key).await;
+            problem(&retry, 409, "invalid_state");
+            assert_not_replayed(&retry);
+            assert!(stored(&t.api.pool, &key).await.is_none(), "a refusal is not stored");
         }
     }
 }
@@ -513,4 +532,25 @@ async fn a_retry_with_a_now_stale_if_match_replays(pool: PgPool) {
     let headers = [("idempotency-key", "approve-2"), ("if-match", tag.as_str())];
     let fresh = t.api.send_with(Method::POST, &path, Some(&t.coord), Some(body), &headers).await;
     problem(&fresh, 412, "precondition_failed");
+}
+
+/// The configured admin token's keys belong to that token: after it is rotated
+/// (`REVIEWLOCK_ADMIN_TOKEN` changed), the new one never replays what the old one was answered.
+#[sqlx::test]
+async fn a_rotated_admin_token_never_replays_its_predecessors_answers(pool: PgPool) {
+    let t = Team::new(pool.clone(), Value::Null, &["a"]).await;
+    let body = json!({ "display_name": "X" });
+    let first = keyed(&t, Method::PUT, "/agents/x", ADMIN, Some(body.clone()), "rotate").await;
+    first.expect(201, None);
+    let again = keyed(&t, Method::PUT, "/agents/x", ADMIN, Some(body.clone()), "rotate").await;
+    assert_replay(&first, &again);
+
+    let rotated = "a-new-admin-token";
+    let api = crate::common::Api::with_state(pool, |state| {
+        state.admin_token_hash = Some(Arc::new(reviewlock::auth::hash_secret(rotated)));
+    });
+    let headers = [("idempotency-key", "rotate")];
+    let reply = api.send_with(Method::PUT, &t.url("/agents/x"), Some(rotated), Some(body), &headers).await;
+    reply.expect(200, None);
+    assert_not_replayed(&reply);
 }

@@ -9,7 +9,6 @@ use crate::examples::Team;
 
 /// Asserts that the reply's status (the body, or its `artifact` for a review) is the status a
 /// GET returns now; returns the state.
-#[track_caller]
 async fn same_as_read(t: &Team, key: &str, reply: Reply, what: &str) -> String {
     let body = reply.ok();
     let written = if body.get("review").is_some() { &body["artifact"] } else { body };
