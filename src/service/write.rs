@@ -26,25 +26,43 @@ pub struct Write {
 /// before anything runs; the same key with another request is 422 `idempotency_key_reused`, and
 /// a repeat while the first request with the key still runs is 409 `idempotency_key_in_flight`.
 pub async fn begin(pool: &Db, caller: &Caller) -> Result<Write> {
-    let mut tx = pool.begin().await?;
-    if let Some(IdempotencyKey { key, fingerprint }) = &caller.idempotency {
-        let stored = match idempotency::claim(&mut tx, caller.key_owner, key, fingerprint).await? {
-            Claim::Claimed => return Ok(Write { tx, counted: Vec::new() }),
-            Claim::InFlight => return Err(Error::IdempotencyKeyInFlight),
-            Claim::Stored(stored) => stored,
-        };
-        if stored.fingerprint != *fingerprint {
-            return Err(Error::refused(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "idempotency_key_reused",
-                "this Idempotency-Key was used for a different request (method, path or body)",
-            ));
+    let Some(IdempotencyKey { key, fingerprint }) = &caller.idempotency else {
+        return Ok(Write { tx: pool.begin().await?, counted: Vec::new() });
+    };
+    let mut retried = false;
+    let stored = loop {
+        let mut tx = pool.begin().await?;
+        let claim = idempotency::claim(&mut tx, caller.key_owner, key, fingerprint).await?;
+        if let Claim::Claimed = claim {
+            return Ok(Write { tx, counted: Vec::new() });
         }
-        let status = StatusCode::from_u16(stored.status as u16).unwrap_or(StatusCode::OK);
-        return Err(Error::Replayed { status, body: stored.body });
+        // Ended now rather than when the pool gets the connection back, so that this request's
+        // hold on the key is gone before it answers.
+        tx.rollback().await?;
+        match claim {
+            Claim::Stored(stored) => break stored,
+            // A write that just ended (a refusal) may not have released the key yet: look once
+            // more a moment later, holding no connection meanwhile.
+            Claim::InFlight if !retried => {
+                retried = true;
+                tokio::time::sleep(IN_FLIGHT_RECHECK).await;
+            }
+            _ => return Err(Error::IdempotencyKeyInFlight),
+        }
+    };
+    if stored.fingerprint != *fingerprint {
+        return Err(Error::refused(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "idempotency_key_reused",
+            "this Idempotency-Key was used for a different request (method, path or body)",
+        ));
     }
-    Ok(Write { tx, counted: Vec::new() })
+    let status = StatusCode::from_u16(stored.status as u16).unwrap_or(StatusCode::OK);
+    Err(Error::Replayed { status, body: stored.body })
 }
+
+/// How long a request whose key is in flight waits, with no connection, before it looks again.
+const IN_FLIGHT_RECHECK: std::time::Duration = std::time::Duration::from_millis(20);
 
 impl Write {
     /// Counts `what` in the metrics if, and once, this write commits.

@@ -1,9 +1,5 @@
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
-
-use crate::domain;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AgentRow {
@@ -17,18 +13,6 @@ pub struct AgentRow {
     pub active: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-}
-
-impl AgentRow {
-    pub fn to_domain(&self) -> domain::Agent {
-        domain::Agent {
-            id: self.id.clone(),
-            active: self.active,
-            can_review: self.can_review,
-            can_author: self.can_author,
-            expertise: self.expertise.iter().cloned().collect(),
-        }
-    }
 }
 
 macro_rules! columns {
@@ -79,16 +63,6 @@ pub async fn list(
     .bind(limit)
     .fetch_all(conn)
     .await
-}
-
-/// The whole team as the rules see it.
-pub async fn roster(conn: &mut PgConnection, team: &str) -> sqlx::Result<domain::Roster> {
-    let rows: Vec<AgentRow> =
-        sqlx::query_as(concat!("select ", columns!(), " from agents where team_id = $1"))
-            .bind(team)
-            .fetch_all(conn)
-            .await?;
-    Ok(domain::Roster(rows.iter().map(|a| (a.id.clone(), a.to_domain())).collect::<BTreeMap<_, _>>()))
 }
 
 /// Inserts or updates the agent; `true` when it was created.
