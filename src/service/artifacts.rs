@@ -13,13 +13,13 @@ use crate::domain::{
 use crate::error::{Error, Result, ResultExt};
 use crate::metrics::Counted;
 use crate::resources::*;
-use crate::service::reads::{Fetched, Tagged, team_list};
+use crate::service::reads::{Fetched, Tagged, list_etag, team_list};
 use crate::service::write::{self, Reply, Write};
 use crate::service::{globs, views};
 use crate::store::artifacts::{
     self as store, ArtifactUpdate, ContributorRow, Loaded, NewArtifact, NewReview, NewVersion,
 };
-use crate::store::events::NewEvent;
+use crate::store::events::{self, NewEvent};
 use crate::store::{Db, teams};
 
 fn artifact_not_found(key: &str) -> Error {
@@ -662,16 +662,15 @@ pub async fn tagged_events(
     pool.read(async |conn| {
         if let Some(held) = held {
             let seq = teams::last_event_seq(conn, team).await?.ok_or_else(|| team_not_found(team))?;
-            let etag = crate::service::reads::list_etag(seq);
+            let etag = list_etag(seq);
             if held(&etag) {
                 return Ok(Fetched::Unchanged(etag));
             }
         }
-        let (seq, rows) = crate::store::events::tagged_page(conn, team, after, limit)
-            .await?
-            .ok_or_else(|| team_not_found(team))?;
+        let (seq, rows) =
+            events::tagged_page(conn, team, after, limit).await?.ok_or_else(|| team_not_found(team))?;
         let body = rows.into_iter().map(crate::feed::event).collect();
-        Ok(Fetched::Full(Tagged { etag: crate::service::reads::list_etag(seq), body }))
+        Ok(Fetched::Full(Tagged { etag: list_etag(seq), body }))
     })
     .await
 }
