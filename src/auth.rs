@@ -117,6 +117,26 @@ impl Caller {
         }
     }
 
+    /// May this caller credit these agents on a version it writes? As [`Caller::require_actor`]
+    /// for the author; an agent token credits only its own agent, since one rejection locks out
+    /// everyone credited: crediting others is for coordinator tokens.
+    pub fn require_credits<'a>(
+        &self,
+        team: &str,
+        author: &str,
+        contributors: impl IntoIterator<Item = &'a str>,
+    ) -> Result<(), Error> {
+        self.require_actor(team, author)?;
+        if let (Scope::Agent, Some(own)) = (&self.scope, &self.agent)
+            && let Some(other) = contributors.into_iter().find(|c| c != own)
+        {
+            return Err(Error::Forbidden(format!(
+                "this token acts only as agent '{own}' and cannot credit '{other}'; a coordinator token credits other agents"
+            )));
+        }
+        Ok(())
+    }
+
     pub fn is_server_admin(&self) -> bool {
         self.team.is_none() && self.scope == Scope::Admin
     }

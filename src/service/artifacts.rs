@@ -122,8 +122,8 @@ pub async fn create(
     team: &str,
     input: ArtifactInput,
 ) -> Result<Reply<ArtifactStatus>> {
-    caller.require_actor(team, &input.author)?;
     let contributors = contributors(input.contributors.as_deref());
+    caller.require_credits(team, &input.author, contributors.iter().map(|c| c.agent.as_str()))?;
     let mut write = write::begin(pool, caller).await?;
     // The roster holds still until the commit (see `store::artifacts::lock`).
     if !teams::share(&mut write.tx, team).await? {
@@ -183,8 +183,8 @@ pub async fn submit_version(
     key: &str,
     input: VersionInput,
 ) -> Result<Reply<Version>> {
-    caller.require_actor(team, &input.author)?;
     let contributors = contributors(input.contributors.as_deref());
+    caller.require_credits(team, &input.author, contributors.iter().map(|c| c.agent.as_str()))?;
     let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
     let credits = Credits { author: &input.author, contributors: &contributors };
     let outcome = domain::decide_version(&w.artifact, &w.roster, w.policy, credits)?;

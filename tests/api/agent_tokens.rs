@@ -257,3 +257,27 @@ async fn every_event_records_the_token_that_made_it(pool: PgPool) {
     assert_eq!(token_event["data"]["agent"], "b");
     assert_eq!(token_event["data"]["scope"], "agent");
 }
+
+/// One rejection locks out everyone a version credits, so an agent token credits only its own
+/// agent: crediting others (who did not ask to be credited) is 403 and changes nothing, for a
+/// new artifact and for a new version alike; a coordinator token may.
+#[sqlx::test]
+async fn an_agent_token_credits_only_its_own_agent(pool: PgPool) {
+    let t = Team::new(pool, Value::Null, &["a1", "a2", "a3"]).await;
+    let (_, token) = agent_token(&t, "a1-bot", "a1").await;
+    let before = t.api.footprint().await;
+    let crediting = json!({ "key": "m", "title": "M", "author": "a1",
+                            "contributors": [{ "agent": "a2", "role": "co_author" }, { "agent": "a3", "role": "pair" }] });
+    forbidden(&t.api.post(&t.url("/artifacts"), &token, crediting).await);
+    assert_eq!(t.api.footprint().await, before, "a refusal changes nothing");
+
+    let alone = json!({ "key": "m", "title": "M", "author": "a1" });
+    t.api.post(&t.url("/artifacts"), &token, alone).await.expect(201, None);
+    let before = t.api.footprint().await;
+    let version = json!({ "author": "a1", "contributors": [{ "agent": "a2", "role": "advisor" }] });
+    forbidden(&t.api.post(&t.url("/artifacts/m/versions"), &token, version.clone()).await);
+    assert_eq!(t.api.footprint().await, before, "a refusal changes nothing");
+    // The coordinator credits whom it chooses.
+    let created = t.api.post(&t.url("/artifacts/m/versions"), &t.coord, version).await;
+    assert_eq!(created.expect(201, None)["contributors"][0]["agent"], "a2");
+}
