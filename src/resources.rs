@@ -6,42 +6,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::domain::{Contributor, ContributorRole};
+use crate::domain::{
+    Contributor, Evidence, Grounds, PendingRemedy, Profile, Remedy, ReviewKind, State, Verdict,
+};
 use crate::store::agents::{AgentLockoutRow, AgentRow};
 use crate::store::teams::TeamRow;
 use crate::store::tokens::TokenRow;
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    CoAuthor,
-    Pair,
-    Advisor,
-}
-
-impl From<Role> for ContributorRole {
-    fn from(r: Role) -> Self {
-        match r {
-            Role::CoAuthor => ContributorRole::CoAuthor,
-            Role::Pair => ContributorRole::Pair,
-            Role::Advisor => ContributorRole::Advisor,
-        }
-    }
-}
-
-/// An agent credited on a version besides its author.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ContributorBody {
-    pub agent: String,
-    pub role: Role,
-}
-
-impl ContributorBody {
-    pub fn to_domain(&self) -> Contributor {
-        Contributor { agent: self.agent.clone(), role: self.role.into() }
-    }
-}
 
 /// Create an artifact with its version 1, in review.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -61,7 +31,7 @@ pub struct ArtifactInput {
     pub paths: Option<Vec<String>>,
     pub author: String,
     #[schema(max_items = 64)]
-    pub contributors: Option<Vec<ContributorBody>>,
+    pub contributors: Option<Vec<Contributor>>,
     /// Commit SHA, URL or content hash of version 1.
     #[serde(rename = "ref")]
     #[schema(max_length = 500)]
@@ -76,7 +46,7 @@ pub struct ArtifactInput {
 pub struct VersionInput {
     pub author: String,
     #[schema(max_items = 64)]
-    pub contributors: Option<Vec<ContributorBody>>,
+    pub contributors: Option<Vec<Contributor>>,
     #[serde(rename = "ref")]
     #[schema(max_length = 500)]
     pub git_ref: Option<String>,
@@ -84,74 +54,12 @@ pub struct VersionInput {
     pub summary: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum VerdictName {
-    Approve,
-    Reject,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Grounds {
-    Quality,
-    Coverage,
-    Regression,
-    Correctness,
-    Security,
-    Other,
-}
-
-impl Grounds {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Grounds::Quality => "quality",
-            Grounds::Coverage => "coverage",
-            Grounds::Regression => "regression",
-            Grounds::Correctness => "correctness",
-            Grounds::Security => "security",
-            Grounds::Other => "other",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RemedyActionName {
-    /// A different agent revises.
-    Reassign,
-    /// An agent with the named expertise revises (new or existing).
-    Escalate,
-}
-
-/// What the rejecting reviewer asks for (R3).
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RemedyBody {
-    pub action: RemedyActionName,
-    /// A recommended agent; it must not be locked out (R4).
-    pub agent: Option<String>,
-    /// For `escalate`: the tags the reviser must have, at least one.
-    #[schema(max_items = 64)]
-    pub expertise: Option<Vec<String>>,
-}
-
-/// The grounds of a waza rejection (R11): all four are required under that profile.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct EvidenceBody {
-    pub counter_evidence: Option<String>,
-    pub violated_requirement: Option<String>,
-    pub affected_scope: Option<String>,
-    pub approval_condition: Option<String>,
-}
-
 /// A verdict on one version (R1–R4).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewInput {
     pub reviewer: String,
-    pub verdict: VerdictName,
+    pub verdict: Verdict,
     /// When given, must equal the version's `ref` (R2).
     #[serde(rename = "ref")]
     #[schema(max_length = 500)]
@@ -161,9 +69,9 @@ pub struct ReviewInput {
     #[schema(max_length = 10000)]
     pub reason: Option<String>,
     /// Required for a rejection.
-    pub remedy: Option<RemedyBody>,
+    pub remedy: Option<Remedy>,
     /// Required for a rejection under the waza profile.
-    pub evidence: Option<EvidenceBody>,
+    pub evidence: Option<Evidence>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -232,16 +140,15 @@ pub struct Review {
     pub id: i64,
     pub version: i32,
     pub reviewer: String,
-    pub verdict: VerdictName,
+    pub verdict: Verdict,
     /// `focused_rereview` for a reviewer who rejected an earlier version of this cycle.
-    #[schema(example = "review")]
-    pub kind: String,
+    pub kind: ReviewKind,
     #[serde(rename = "ref")]
     pub git_ref: Option<String>,
-    pub grounds: Option<String>,
+    pub grounds: Option<Grounds>,
     pub reason: Option<String>,
-    pub remedy: Option<RemedyBody>,
-    pub evidence: Option<EvidenceBody>,
+    pub remedy: Option<Remedy>,
+    pub evidence: Option<Evidence>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -251,7 +158,7 @@ pub struct Version {
     /// The revision cycle the version belongs to.
     pub cycle: i32,
     pub author: String,
-    pub contributors: Vec<ContributorBody>,
+    pub contributors: Vec<Contributor>,
     #[serde(rename = "ref")]
     pub git_ref: Option<String>,
     pub summary: Option<String>,
@@ -279,15 +186,6 @@ pub struct Assignment {
     pub assigned_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct PendingRemedy {
-    pub action: RemedyActionName,
-    pub agent: Option<String>,
-    pub expertise: Vec<String>,
-    pub reviewer: String,
-    pub reason: String,
-}
-
 /// A deadlocked artifact escalated to the user (R9).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Escalation {
@@ -306,8 +204,7 @@ pub struct ArtifactStatus {
     pub title: String,
     pub kind: Option<String>,
     pub paths: Vec<String>,
-    #[schema(example = "in_review")]
-    pub state: String,
+    pub state: State,
     /// The revision cycle: it starts at 1 and a version after approval starts the next.
     pub cycle: i32,
     /// Increases on every change of the artifact.
@@ -331,7 +228,7 @@ pub struct ArtifactSummary {
     pub key: String,
     pub title: String,
     pub kind: Option<String>,
-    pub state: String,
+    pub state: State,
     pub cycle: i32,
     pub revision: i64,
     pub current_version: i32,
@@ -384,18 +281,9 @@ pub struct EventPage {
     pub next_after: i64,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ProfileName {
-    /// R1–R10.
-    Standard,
-    /// R1–R10 plus grounded rejections and the rejecting reviewer's exclusion (R11).
-    Waza,
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Policy {
-    pub profile: ProfileName,
+    pub profile: Profile,
     pub required_approvals: i32,
 }
 
@@ -410,11 +298,10 @@ pub struct Team {
 
 impl From<TeamRow> for Team {
     fn from(t: TeamRow) -> Self {
-        let profile = if t.profile == "waza" { ProfileName::Waza } else { ProfileName::Standard };
         Team {
             id: t.id,
             display_name: t.display_name,
-            policy: Policy { profile, required_approvals: t.required_approvals },
+            policy: Policy { profile: t.profile, required_approvals: t.required_approvals },
             created_at: t.created_at,
             updated_at: t.updated_at,
         }

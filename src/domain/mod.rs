@@ -7,10 +7,15 @@
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod words;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
 pub use rules::*;
+pub use words::*;
 
 /// A team's policy (R11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,49 +28,6 @@ pub struct Policy {
 impl Default for Policy {
     fn default() -> Self {
         Self { profile: Profile::Standard, required_approvals: 1 }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Profile {
-    Standard,
-    Waza,
-}
-
-/// The states of an artifact (PROTOCOL §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum State {
-    InReview,
-    ChangesRequested,
-    InRevision,
-    Approved,
-    Deadlocked,
-    Abandoned,
-}
-
-impl State {
-    pub const ALL: [State; 6] = [
-        State::InReview,
-        State::ChangesRequested,
-        State::InRevision,
-        State::Approved,
-        State::Deadlocked,
-        State::Abandoned,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            State::InReview => "in_review",
-            State::ChangesRequested => "changes_requested",
-            State::InRevision => "in_revision",
-            State::Approved => "approved",
-            State::Deadlocked => "deadlocked",
-            State::Abandoned => "abandoned",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<State> {
-        State::ALL.into_iter().find(|state| state.as_str() == s)
     }
 }
 
@@ -94,24 +56,9 @@ impl Roster {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ContributorRole {
-    CoAuthor,
-    Pair,
-    Advisor,
-}
-
-impl ContributorRole {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ContributorRole::CoAuthor => "co_author",
-            ContributorRole::Pair => "pair",
-            ContributorRole::Advisor => "advisor",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An agent credited on a version besides its author.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Contributor {
     pub agent: String,
     pub role: ContributorRole,
@@ -145,35 +92,31 @@ impl Version {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RemedyAction {
-    Reassign,
-    Escalate,
-}
-
-impl RemedyAction {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RemedyAction::Reassign => "reassign",
-            RemedyAction::Escalate => "escalate",
-        }
-    }
-}
-
 /// What a rejecting reviewer asks for (R3).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Remedy {
     pub action: RemedyAction,
+    /// A recommended agent; it must not be locked out (R4).
     pub agent: Option<String>,
+    /// For `escalate`: the tags the reviser must have, at least one.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    #[schema(max_items = 64)]
     pub expertise: Vec<String>,
 }
 
 /// The remedy of the rejection that opened the current revision, with who asked for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PendingRemedy {
+    #[serde(flatten)]
     pub remedy: Remedy,
     pub reviewer: String,
     pub reason: String,
+}
+
+/// A list that may be sent as `null`, read as empty.
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(Option::<Vec<String>>::deserialize(d)?.unwrap_or_default())
 }
 
 /// Everything the rules need to know about one artifact.

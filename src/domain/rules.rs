@@ -98,14 +98,9 @@ pub fn decide_version(
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    Approve,
-    Reject,
-}
-
-/// The four parts of a waza rejection (R11).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The grounds of a waza rejection (R11): all four are required under that profile.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Evidence {
     pub counter_evidence: Option<String>,
     pub violated_requirement: Option<String>,
@@ -122,22 +117,6 @@ pub struct ReviewRequest<'a> {
     pub reason: Option<&'a str>,
     pub remedy: Option<&'a Remedy>,
     pub evidence: Option<&'a Evidence>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReviewKind {
-    Review,
-    /// A review by a reviewer who rejected an earlier version of this cycle (R11).
-    FocusedRereview,
-}
-
-impl ReviewKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReviewKind::Review => "review",
-            ReviewKind::FocusedRereview => "focused_rereview",
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

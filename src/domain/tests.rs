@@ -1749,7 +1749,7 @@ fn every_code_has_a_distinct_snake_case_name_and_a_status() {
 #[test]
 fn state_names_round_trip() {
     for state in State::ALL {
-        assert_eq!(State::parse(state.as_str()), Some(state));
+        assert_eq!(State::parse(state.as_str()), Some(*state));
     }
     assert_eq!(State::parse("rejected"), None);
     let names: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();

@@ -9,7 +9,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use crate::auth::Caller;
-use crate::domain::State as ArtifactState;
+use crate::domain::{Contributor, State as ArtifactState};
 use crate::error::{Error, Result};
 use crate::http::conditional;
 use crate::http::extract::{Json, Path, Query, json};
@@ -36,7 +36,7 @@ const MAX_REF: usize = 500;
 fn version_fields(
     fields: &mut Fields,
     author: &str,
-    contributors: Option<&[ContributorBody]>,
+    contributors: Option<&[Contributor]>,
     git_ref: Option<&str>,
     summary: Option<&str>,
 ) {
@@ -229,7 +229,7 @@ async fn review(
         if let Some(agent) = &remedy.agent {
             fields.slug("remedy.agent", agent);
         }
-        fields.labels("remedy.expertise", remedy.expertise.as_deref().unwrap_or_default(), MAX_TAG);
+        fields.labels("remedy.expertise", &remedy.expertise, MAX_TAG);
     }
     if let Some(e) = &input.evidence {
         fields.opt_text("evidence.counter_evidence", e.counter_evidence.as_deref(), MAX_TEXT);

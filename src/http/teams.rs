@@ -6,9 +6,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use crate::auth::Caller;
+use crate::domain::Profile;
 use crate::error::Result;
 use crate::http::extract::{Json, Path, json};
-use crate::resources::{ProfileName, Team};
+use crate::resources::Team;
 use crate::service::teams::{self as service, TeamChanges};
 use crate::validate::{Fields, MAX_NAME};
 
@@ -20,7 +21,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PolicyInput {
-    pub profile: Option<ProfileName>,
+    pub profile: Option<Profile>,
     /// Distinct approvals that close a version, 1 to 100.
     #[schema(minimum = 1, maximum = 100)]
     pub required_approvals: Option<i64>,
@@ -58,9 +59,7 @@ async fn put_team(
     fields.finish()?;
     let changes = TeamChanges {
         display_name: input.display_name,
-        profile: policy
-            .profile
-            .map(|p| if matches!(p, ProfileName::Waza) { "waza" } else { "standard" }.into()),
+        profile: policy.profile,
         required_approvals: policy.required_approvals.map(|n| n as i32),
     };
     service::put_team(&state.pool, &caller, &team, changes).await.map(json)

@@ -6,10 +6,7 @@ use serde_json::{Value, json};
 use sqlx::PgConnection;
 
 use crate::auth::{Caller, Scope, team_not_found};
-use crate::domain::{
-    self, Credits, Evidence, Policy, Remedy, RemedyAction, Resolution, ReviewResult, Roster, State, Verdict,
-    VersionKind,
-};
+use crate::domain::{self, Credits, Policy, Resolution, ReviewResult, Roster, State, Verdict, VersionKind};
 use crate::error::{Error, Result, ResultExt};
 use crate::metrics::Counted;
 use crate::resources::*;
@@ -122,7 +119,7 @@ pub async fn create(
     team: &str,
     input: ArtifactInput,
 ) -> Result<Reply<ArtifactStatus>> {
-    let contributors = contributors(input.contributors.as_deref());
+    let contributors = input.contributors.clone().unwrap_or_default();
     caller.require_credits(team, &input.author, contributors.iter().map(|c| c.agent.as_str()))?;
     let mut write = write::begin(pool, caller).await?;
     // The roster holds still until the commit (see `store::artifacts::lock`).
@@ -183,7 +180,7 @@ pub async fn submit_version(
     key: &str,
     input: VersionInput,
 ) -> Result<Reply<Version>> {
-    let contributors = contributors(input.contributors.as_deref());
+    let contributors = input.contributors.clone().unwrap_or_default();
     caller.require_credits(team, &input.author, contributors.iter().map(|c| c.agent.as_str()))?;
     let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
     let credits = Credits { author: &input.author, contributors: &contributors };
@@ -236,37 +233,19 @@ pub async fn review(
 ) -> Result<Reply<ReviewOutcome>> {
     caller.require_actor(team, &input.reviewer)?;
     let mut w = ArtifactWrite::open(pool, caller, team, key).await?;
-    let remedy = input.remedy.as_ref().map(|r| Remedy {
-        action: match r.action {
-            RemedyActionName::Reassign => RemedyAction::Reassign,
-            RemedyActionName::Escalate => RemedyAction::Escalate,
-        },
-        agent: r.agent.clone(),
-        expertise: r.expertise.clone().unwrap_or_default(),
-    });
-    let evidence = input.evidence.as_ref().map(|e| Evidence {
-        counter_evidence: e.counter_evidence.clone(),
-        violated_requirement: e.violated_requirement.clone(),
-        affected_scope: e.affected_scope.clone(),
-        approval_condition: e.approval_condition.clone(),
-    });
     let request = domain::ReviewRequest {
         reviewer: &input.reviewer,
         version: number,
-        verdict: match input.verdict {
-            VerdictName::Approve => Verdict::Approve,
-            VerdictName::Reject => Verdict::Reject,
-        },
+        verdict: input.verdict,
         git_ref: input.git_ref.as_deref(),
         reason: input.reason.as_deref(),
-        remedy: remedy.as_ref(),
-        evidence: evidence.as_ref(),
+        remedy: input.remedy.as_ref(),
+        evidence: input.evidence.as_ref(),
     };
     let outcome = domain::decide_review(&w.artifact, &w.roster, w.policy, request)?;
-    let (id, cycle) = (w.id(), w.artifact.cycle);
-    let verdict = if input.verdict == VerdictName::Approve { "approve" } else { "reject" };
+    let (id, cycle, verdict) = (w.id(), w.artifact.cycle, input.verdict);
     // Counted once the write commits.
-    let mut counted = vec![Counted::Review(verdict)];
+    let mut counted = vec![Counted::Review(verdict.as_str())];
     let tx = &mut w.write.tx;
     let row = store::insert_review(
         tx,
@@ -276,12 +255,12 @@ pub async fn review(
             number,
             reviewer: &input.reviewer,
             verdict,
-            kind: outcome.kind.as_str(),
+            kind: outcome.kind,
             git_ref: input.git_ref.as_deref(),
-            grounds: input.grounds.map(Grounds::as_str),
+            grounds: input.grounds,
             reason: input.reason.as_deref(),
-            remedy: input.remedy.as_ref().map(|r| json!(r)),
-            evidence: input.evidence.as_ref().map(|e| json!(e)),
+            remedy: input.remedy.as_ref(),
+            evidence: input.evidence.as_ref(),
         },
     )
     .await
@@ -294,7 +273,7 @@ pub async fn review(
     })?;
     let state = outcome.next_state();
     let mut data = json!({ "version": number, "reviewer": input.reviewer, "verdict": verdict,
-                           "kind": outcome.kind.as_str(), "state": state.as_str() });
+                           "kind": outcome.kind, "state": state });
     match &outcome.result {
         ReviewResult::ApprovalRecorded { approvals, required } => {
             w.loaded.artifact = store::touch(tx, id).await?;
@@ -327,7 +306,10 @@ pub async fn review(
         }
     }
     w.loaded.cycle_reviews.push(row.clone());
-    let kind = if verdict == "approve" { "review.approved" } else { "review.rejected" };
+    let kind = match verdict {
+        Verdict::Approve => "review.approved",
+        Verdict::Reject => "review.rejected",
+    };
     let event = NewEvent { artifact: Some(key), kind, actor: Some(&input.reviewer), data };
     counted.into_iter().for_each(|c| w.write.count(c));
     let status = views::status(w.loaded, w.policy, &w.roster);
@@ -349,7 +331,7 @@ async fn escalation_details(
         versions.into_iter().filter(|v| v.version.cycle == cycle).map(views::version_record).collect();
     let rejections: Vec<Value> = versions
         .iter()
-        .flat_map(|v| v.reviews.iter().filter(|r| r.verdict == VerdictName::Reject))
+        .flat_map(|v| v.reviews.iter().filter(|r| r.verdict == Verdict::Reject))
         .map(|r| json!({ "version": r.version, "reviewer": r.reviewer, "reason": r.reason, "remedy": r.remedy }))
         .collect();
     let lockouts: Vec<Lockout> = lockouts.iter().cloned().map(views::lockout).collect();
@@ -530,15 +512,8 @@ pub async fn version(pool: &Db, caller: &Caller, team: &str, key: &str, number: 
         .ok_or_else(|| Error::NotFound(format!("version {number} of '{key}' does not exist")))
 }
 
-fn contributors(input: Option<&[ContributorBody]>) -> Vec<domain::Contributor> {
-    input.unwrap_or_default().iter().map(ContributorBody::to_domain).collect()
-}
-
 fn contributor_rows(contributors: &[domain::Contributor]) -> Vec<ContributorRow> {
-    contributors
-        .iter()
-        .map(|c| ContributorRow { agent_id: c.agent.clone(), role: c.role.as_str().into() })
-        .collect()
+    contributors.iter().map(|c| ContributorRow { agent_id: c.agent.clone(), role: c.role }).collect()
 }
 
 /// The team's active lockouts, with the ETag of the team's lists.

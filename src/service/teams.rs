@@ -5,6 +5,7 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::auth::{self, Caller, Scope, team_not_found};
+use crate::domain::Profile;
 use crate::error::{Error, Result};
 use crate::resources::{Agent, CreatedToken, Team};
 use crate::service::reads::{Fetched, team_list};
@@ -19,7 +20,7 @@ use crate::store::{Db, agents, teams, tokens};
 #[derive(Debug, Default)]
 pub struct TeamChanges {
     pub display_name: Option<String>,
-    pub profile: Option<String>,
+    pub profile: Option<Profile>,
     pub required_approvals: Option<i32>,
 }
 
@@ -44,7 +45,7 @@ pub async fn put_team(pool: &Db, caller: &Caller, id: &str, changes: TeamChanges
             let new = TeamRow {
                 id: id.to_owned(),
                 display_name: changes.display_name,
-                profile: changes.profile.unwrap_or_else(|| "standard".into()),
+                profile: changes.profile.unwrap_or(Profile::Standard),
                 required_approvals: changes.required_approvals.unwrap_or(1),
                 created_at: Default::default(),
                 updated_at: Default::default(),

@@ -1,10 +1,9 @@
 //! The resources the API returns, made from the rows that `store` read or wrote.
 
-use crate::domain::{self, Policy, Roster};
+use crate::domain::{self, Contributor, Policy, Roster};
 use crate::resources::*;
 use crate::store::artifacts::{
-    self as store, ArtifactRow, ContributorRow, EscalationRow, Loaded, LockoutRow, ReviewRow, VersionRecord,
-    VersionRow,
+    ArtifactRow, ContributorRow, EscalationRow, Loaded, LockoutRow, ReviewRow, VersionRecord, VersionRow,
 };
 
 /// The artifact's status, with the agents its team's roster and policy make eligible to revise it.
@@ -29,7 +28,7 @@ pub fn status(loaded: Loaded, policy: Policy, roster: &Roster) -> ArtifactStatus
             assigned_by: a.assigned_by,
             assigned_at: a.assigned_at,
         }),
-        pending_remedy: artifact.pending_remedy.and_then(|p| serde_json::from_value(p).ok()),
+        pending_remedy: artifact.pending_remedy,
         eligible_agents,
         escalation: escalation.map(self::escalation),
         created_at: artifact.created_at,
@@ -62,14 +61,7 @@ pub fn version(v: VersionRow, contributors: &[ContributorRow], reviews: Vec<Revi
         author: v.author,
         contributors: contributors
             .iter()
-            .map(|c| ContributorBody {
-                agent: c.agent_id.clone(),
-                role: match store::parse_role(&c.role) {
-                    domain::ContributorRole::CoAuthor => Role::CoAuthor,
-                    domain::ContributorRole::Pair => Role::Pair,
-                    domain::ContributorRole::Advisor => Role::Advisor,
-                },
-            })
+            .map(|c| Contributor { agent: c.agent_id.clone(), role: c.role })
             .collect(),
         git_ref: v.git_ref,
         summary: v.summary,
@@ -83,13 +75,13 @@ pub fn review(r: ReviewRow) -> Review {
         id: r.id,
         version: r.number,
         reviewer: r.reviewer,
-        verdict: if r.verdict == "approve" { VerdictName::Approve } else { VerdictName::Reject },
+        verdict: r.verdict,
         kind: r.kind,
         git_ref: r.git_ref,
         grounds: r.grounds,
         reason: r.reason,
-        remedy: r.remedy.and_then(|v| serde_json::from_value(v).ok()),
-        evidence: r.evidence.and_then(|v| serde_json::from_value(v).ok()),
+        remedy: r.remedy,
+        evidence: r.evidence,
         created_at: r.created_at,
     }
 }

@@ -8,7 +8,8 @@ use serde::Deserialize;
 use sqlx::types::Json;
 
 use crate::domain::{
-    self, Contributor, ContributorRole, PendingRemedy, Policy, Remedy, RemedyAction, Roster, State,
+    self, Contributor, ContributorRole, Evidence, Grounds, PendingRemedy, Policy, Profile, Remedy,
+    ReviewKind, Roster, State, Verdict,
 };
 use crate::store::teams;
 
@@ -19,12 +20,13 @@ pub struct ArtifactRow {
     pub title: String,
     pub kind: Option<String>,
     pub paths: Vec<String>,
-    pub state: String,
+    pub state: State,
     pub cycle: i32,
     pub revision: i64,
     pub current_version: i32,
     pub original_author: String,
-    pub pending_remedy: Option<Value>,
+    #[sqlx(json(nullable))]
+    pub pending_remedy: Option<PendingRemedy>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -48,7 +50,7 @@ pub struct VersionRow {
 #[derive(Debug, Clone, Deserialize)]
 pub struct ContributorRow {
     pub agent_id: String,
-    pub role: String,
+    pub role: ContributorRole,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
@@ -56,13 +58,15 @@ pub struct ReviewRow {
     pub id: i64,
     pub number: i32,
     pub reviewer: String,
-    pub verdict: String,
-    pub kind: String,
+    pub verdict: Verdict,
+    pub kind: ReviewKind,
     pub git_ref: Option<String>,
-    pub grounds: Option<String>,
+    pub grounds: Option<Grounds>,
     pub reason: Option<String>,
-    pub remedy: Option<Value>,
-    pub evidence: Option<Value>,
+    #[sqlx(json(nullable))]
+    pub remedy: Option<Remedy>,
+    #[sqlx(json(nullable))]
+    pub evidence: Option<Evidence>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -127,52 +131,18 @@ pub struct Snapshot {
     pub locked_paths: Vec<LockedPaths>,
 }
 
-pub fn parse_role(role: &str) -> ContributorRole {
-    match role {
-        "pair" => ContributorRole::Pair,
-        "advisor" => ContributorRole::Advisor,
-        _ => ContributorRole::CoAuthor,
-    }
-}
-
-/// The stored form of a remedy, as in `pending_remedy` and `reviews.remedy`.
-pub fn remedy_from_json(v: &Value) -> Remedy {
-    Remedy {
-        action: if v["action"] == "escalate" { RemedyAction::Escalate } else { RemedyAction::Reassign },
-        agent: v["agent"].as_str().map(str::to_owned),
-        expertise: v["expertise"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect())
-            .unwrap_or_default(),
-    }
-}
-
-pub fn pending_to_json(p: &PendingRemedy) -> Value {
-    serde_json::json!({
-        "action": p.remedy.action.as_str(),
-        "agent": p.remedy.agent,
-        "expertise": p.remedy.expertise,
-        "reviewer": p.reviewer,
-        "reason": p.reason,
-    })
-}
-
 impl Loaded {
-    pub fn state(&self) -> State {
-        State::parse(&self.artifact.state).unwrap_or(State::InReview)
-    }
-
     pub fn current_reviews(&self) -> impl Iterator<Item = &ReviewRow> {
         self.cycle_reviews.iter().filter(|r| r.number == self.current.number)
     }
 
     /// The artifact as the rules see it.
     pub fn to_domain(&self) -> domain::Artifact {
-        let verdicts = |verdict: &str| {
+        let verdicts = |verdict: Verdict| {
             self.current_reviews().filter(|r| r.verdict == verdict).map(|r| r.reviewer.clone()).collect()
         };
         domain::Artifact {
-            state: self.state(),
+            state: self.artifact.state,
             cycle: self.artifact.cycle,
             current: domain::Version {
                 number: self.current.number,
@@ -180,23 +150,19 @@ impl Loaded {
                 contributors: self
                     .contributors
                     .iter()
-                    .map(|c| Contributor { agent: c.agent_id.clone(), role: parse_role(&c.role) })
+                    .map(|c| Contributor { agent: c.agent_id.clone(), role: c.role })
                     .collect(),
                 git_ref: self.current.git_ref.clone(),
-                approvals: verdicts("approve"),
-                rejections: verdicts("reject"),
+                approvals: verdicts(Verdict::Approve),
+                rejections: verdicts(Verdict::Reject),
             },
             lockouts: self.lockouts.iter().map(|l| l.agent_id.clone()).collect(),
             assignee: self.assignment.as_ref().map(|a| a.agent_id.clone()),
-            pending_remedy: self.artifact.pending_remedy.as_ref().map(|p| PendingRemedy {
-                remedy: remedy_from_json(p),
-                reviewer: p["reviewer"].as_str().unwrap_or_default().to_owned(),
-                reason: p["reason"].as_str().unwrap_or_default().to_owned(),
-            }),
+            pending_remedy: self.artifact.pending_remedy.clone(),
             cycle_rejecters: self
                 .cycle_reviews
                 .iter()
-                .filter(|r| r.verdict == "reject")
+                .filter(|r| r.verdict == Verdict::Reject)
                 .map(|r| r.reviewer.clone())
                 .collect(),
         }
@@ -249,7 +215,7 @@ struct RosterRow {
 
 #[derive(sqlx::FromRow)]
 struct SnapshotRow {
-    profile: String,
+    profile: Profile,
     required_approvals: i32,
     revision: i64,
     roster: Json<Vec<RosterRow>>,
@@ -300,7 +266,7 @@ pub async fn load(
     .fetch_optional(conn)
     .await?;
     Ok(row.map(|row| Snapshot {
-        policy: teams::policy(&row.profile, row.required_approvals),
+        policy: teams::policy(row.profile, row.required_approvals),
         team_revision: row.revision,
         roster: Roster(
             row.roster
@@ -450,7 +416,7 @@ pub async fn insert_version(
     .await?;
     if !v.contributors.is_empty() {
         let agents: Vec<&str> = v.contributors.iter().map(|c| c.agent.as_str()).collect();
-        let roles: Vec<&str> = v.contributors.iter().map(|c| c.role.as_str()).collect();
+        let roles: Vec<ContributorRole> = v.contributors.iter().map(|c| c.role).collect();
         sqlx::query(
             "insert into version_contributors (artifact_id, number, team_id, agent_id, role, position)
              select $1, $2, $3, c.agent, c.role, c.position
@@ -488,10 +454,10 @@ pub async fn update(
         artifact_columns!()
     ))
     .bind(artifact)
-    .bind(u.state.as_str())
+    .bind(u.state)
     .bind(u.cycle)
     .bind(u.current_version)
-    .bind(u.pending_remedy.map(pending_to_json))
+    .bind(u.pending_remedy.map(Json))
     .fetch_one(conn)
     .await
 }
@@ -511,13 +477,13 @@ pub async fn touch(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<Artif
 pub struct NewReview<'a> {
     pub number: i32,
     pub reviewer: &'a str,
-    pub verdict: &'a str,
-    pub kind: &'a str,
+    pub verdict: Verdict,
+    pub kind: ReviewKind,
     pub git_ref: Option<&'a str>,
-    pub grounds: Option<&'a str>,
+    pub grounds: Option<Grounds>,
     pub reason: Option<&'a str>,
-    pub remedy: Option<Value>,
-    pub evidence: Option<Value>,
+    pub remedy: Option<&'a Remedy>,
+    pub evidence: Option<&'a Evidence>,
 }
 
 pub async fn insert_review(
@@ -540,8 +506,8 @@ pub async fn insert_review(
     .bind(r.git_ref)
     .bind(r.grounds)
     .bind(r.reason)
-    .bind(r.remedy)
-    .bind(r.evidence)
+    .bind(r.remedy.map(Json))
+    .bind(r.evidence.map(Json))
     .fetch_one(conn)
     .await
 }

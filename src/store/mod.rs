@@ -7,6 +7,7 @@ pub mod events;
 pub mod idempotency;
 pub mod teams;
 pub mod tokens;
+mod words;
 
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};

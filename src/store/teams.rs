@@ -7,7 +7,7 @@ use crate::domain::{Policy, Profile};
 pub struct TeamRow {
     pub id: String,
     pub display_name: Option<String>,
-    pub profile: String,
+    pub profile: Profile,
     pub required_approvals: i32,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -15,16 +15,13 @@ pub struct TeamRow {
 
 impl TeamRow {
     pub fn policy(&self) -> Policy {
-        policy(&self.profile, self.required_approvals)
+        policy(self.profile, self.required_approvals)
     }
 }
 
 /// The policy stored as these columns.
-pub fn policy(profile: &str, required_approvals: i32) -> Policy {
-    Policy {
-        profile: if profile == "waza" { Profile::Waza } else { Profile::Standard },
-        required_approvals: required_approvals.max(1) as u32,
-    }
+pub fn policy(profile: Profile, required_approvals: i32) -> Policy {
+    Policy { profile, required_approvals: required_approvals.max(1) as u32 }
 }
 
 macro_rules! columns {
@@ -78,7 +75,7 @@ pub async fn insert(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<Opt
     ))
     .bind(&team.id)
     .bind(&team.display_name)
-    .bind(&team.profile)
+    .bind(team.profile)
     .bind(team.required_approvals)
     .fetch_optional(conn)
     .await
@@ -93,7 +90,7 @@ pub async fn update(conn: &mut PgConnection, team: &TeamRow) -> sqlx::Result<Tea
     ))
     .bind(&team.id)
     .bind(&team.display_name)
-    .bind(&team.profile)
+    .bind(team.profile)
     .bind(team.required_approvals)
     .fetch_one(conn)
     .await
