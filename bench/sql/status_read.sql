@@ -1,31 +1,17 @@
 -- status_read: GET /v1/teams/{team}/artifacts/{key} (src/http/artifacts.rs get_artifact), half
--- of them answered 304 after the revision alone (If-None-Match matching), half in full
--- (src/service/artifacts.rs get). Autocommit statements, as the service runs them on a pooled
--- connection. Variables (-D): team, nart (status artifacts st-1..st-nart).
+-- of them answered 304 after the revisions alone (If-None-Match matching), half in full
+-- (src/service/artifacts.rs get). One autocommit statement each, as the service runs it on a
+-- pooled connection. Variables (-D): team, nart (status artifacts st-1..st-nart).
 -- The token lookup is not here: the service keeps a token that authenticated for
 -- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
+-- pgbench cannot bind NULL: the agent the service binds as NULL (no locked paths asked for)
+-- is inlined as null::text.
 \set n random(1, :nart)
 \set full random(0, 1)
 \if :full
--- mirrors: src/store/teams.rs find
-select id, display_name, profile, required_approvals, created_at, updated_at from teams where id = :team;
--- mirrors: src/store/agents.rs roster
-select id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at from agents where team_id = :team;
--- mirrors: src/store/artifacts.rs load
-select id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at from artifacts where team_id = :team and key = 'st-' || :n::text \gset a_
--- mirrors: src/store/artifacts.rs version
-select number, cycle, author, git_ref, summary, submitted_at from versions where artifact_id = :a_id and number = :a_current_version;
--- mirrors: src/store/artifacts.rs contributors
-select number, agent_id, role from version_contributors where artifact_id = :a_id and number = :a_current_version order by position;
--- mirrors: src/store/artifacts.rs load (the cycle's reviews)
-select r.id, r.number, r.reviewer, r.verdict, r.kind, r.git_ref, r.grounds, r.reason, r.remedy, r.evidence, r.created_at from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = :a_id and v.cycle = :a_cycle order by r.id;
--- mirrors: src/store/artifacts.rs artifact_lockouts
-select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id where l.artifact_id = :a_id and l.cleared_at is null order by l.agent_id;
--- mirrors: src/store/artifacts.rs load (the active assignment)
-select agent_id, note, assigned_by, assigned_at from assignments where artifact_id = :a_id and ended_at is null;
--- mirrors: src/store/artifacts.rs escalation (via src/service/artifacts.rs status)
-select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id where e.artifact_id = :a_id and e.resolved_at is null;
+-- mirrors: src/store/artifacts.rs load (the team's policy, roster and revision, the artifact with its version, contributors, cycle's reviews, lockouts, assignment and escalation, as JSON)
+select t.profile, t.required_approvals, t.revision, coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review, 'can_author', g.can_author, 'expertise', g.expertise)) from agents g where g.team_id = t.id), '[]') as roster, (select json_build_object('artifact', to_json(a), 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version), 'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c where c.artifact_id = a.id and c.number = a.current_version), '[]'), 'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = a.id and v.cycle = a.cycle), '[]'), 'lockouts', coalesce((select json_agg(x order by x.agent_id) from (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join reviews r on r.id = l.review_id where l.artifact_id = a.id and l.cleared_at is null) x), '[]'), 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null), 'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details) from escalations e where e.artifact_id = a.id and e.resolved_at is null)) from artifacts a where a.team_id = t.id and a.key = 'st-' || :n::text) as artifact, case when null::text::text is null then '[]'::json else coalesce((select json_agg(json_build_object('artifact', p.key, 'paths', p.paths) order by p.key) from lockouts l join artifacts p on p.id = l.artifact_id where l.team_id = t.id and l.agent_id = null::text and l.cleared_at is null and p.state <> 'abandoned'), '[]') end as locked_paths from teams t where t.id = :team;
 \else
--- mirrors: src/store/artifacts.rs revision
-select revision from artifacts where team_id = :team and key = 'st-' || :n::text;
+-- mirrors: src/store/artifacts.rs revisions (the ETag: the artifact's revision and its team's)
+select a.revision, t.revision from teams t left join artifacts a on a.team_id = t.id and a.key = 'st-' || :n::text where t.id = :team;
 \endif
