@@ -60,8 +60,7 @@ impl ArtifactWrite {
     async fn open(pool: &Db, caller: &Caller, team: &str, key: &str) -> Result<ArtifactWrite> {
         let mut write = write::begin(pool, caller).await?;
         let locked = store::lock(&mut write.tx, team, key).await?;
-        let snapshot =
-            store::load(&mut write.tx, team, Some(key), None).await?.ok_or_else(|| team_not_found(team))?;
+        let snapshot = store::load(&mut write.tx, team, key).await?.ok_or_else(|| team_not_found(team))?;
         // Created since the lock found nothing: it did not exist when this write began.
         let loaded = snapshot.artifact.filter(|_| locked).ok_or_else(|| artifact_not_found(key))?;
         if let Some(expected) = &caller.if_match {
@@ -126,7 +125,7 @@ pub async fn create(
     if !teams::share(&mut write.tx, team).await? {
         return Err(team_not_found(team));
     }
-    let team_now = store::load(&mut write.tx, team, None, None).await?.ok_or_else(|| team_not_found(team))?;
+    let team_now = store::load_team(&mut write.tx, team).await?.ok_or_else(|| team_not_found(team))?;
     domain::decide_first_version(
         &team_now.roster,
         Credits { author: &input.author, contributors: &contributors },
@@ -463,7 +462,7 @@ pub async fn get(
                 return Ok(Fetched::Unchanged(current));
             }
         }
-        let snapshot = store::load(conn, team, Some(key), None).await?.ok_or_else(|| team_not_found(team))?;
+        let snapshot = store::load(conn, team, key).await?.ok_or_else(|| team_not_found(team))?;
         let loaded = snapshot.artifact.ok_or_else(|| artifact_not_found(key))?;
         let etag = etag(loaded.artifact.revision, snapshot.team_revision);
         Ok(Fetched::Full(Tagged { etag, body: views::status(loaded, snapshot.policy, &snapshot.roster) }))
@@ -566,11 +565,10 @@ pub async fn check(pool: &Db, caller: &Caller, team: &str, input: CheckInput) ->
         return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
     }
     let paths = input.paths.as_deref().unwrap_or_default();
-    let locked_paths_of = (!paths.is_empty()).then_some(input.agent.as_str());
     // The team first, whatever is asked: a path check of a team that does not exist is 404,
     // not `allowed` (the admin token reaches every team id).
     let snapshot = pool
-        .read(async |conn| store::load(conn, team, input.artifact.as_deref(), locked_paths_of).await)
+        .read(async |conn| store::load_check(conn, team, input.artifact.as_deref(), &input.agent).await)
         .await?
         .ok_or_else(|| team_not_found(team))?;
     // An agent that may not author at all is refused whatever it would write.

@@ -223,70 +223,123 @@ struct SnapshotRow {
     locked_paths: Json<Vec<LockedPaths>>,
 }
 
-/// The team's policy and roster, the artifact `key` with everything the rules and its status
-/// need, and the active lockouts of `agent` with their paths, in one statement and so from one
-/// snapshot; `None` when the team does not exist.
-pub async fn load(
+/// A statement reading a [`Snapshot`]: the team `$1`'s policy, revision and roster (its agents
+/// where `roster` holds), the `artifact` and the `locked_paths`, as JSON. Each kind of load has
+/// a statement of its own rather than one whose parts are switched off by NULL parameters: on
+/// such a statement Postgres plans again at every execution.
+macro_rules! snapshot_sql {
+    (roster: $roster:literal, artifact: $artifact:expr, locked_paths: $locked:expr) => {
+        concat!(
+            "select t.profile, t.required_approvals, t.revision,
+                 coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review,
+                                                             'can_author', g.can_author, 'expertise', g.expertise))
+                           from agents g where g.team_id = t.id",
+            $roster,
+            "), '[]') as roster, ",
+            $artifact,
+            " as artifact, ",
+            $locked,
+            " as locked_paths from teams t where t.id = $1"
+        )
+    };
+}
+
+/// The artifact `$key` of the team `t` with everything the rules and its status need, as JSON.
+macro_rules! artifact_json {
+    ($key:literal) => {
+        concat!(
+            "(select json_build_object(
+                 'artifact', to_json(a),
+                 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version),
+                 'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c
+                                           where c.artifact_id = a.id and c.number = a.current_version), '[]'),
+                 'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r
+                                            join versions v on v.artifact_id = r.artifact_id and v.number = r.number
+                                            where r.artifact_id = a.id and v.cycle = a.cycle), '[]'),
+                 'lockouts', coalesce((select json_agg(x order by x.agent_id) from
+                                           (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
+                                            from lockouts l join reviews r on r.id = l.review_id
+                                            where l.artifact_id = a.id and l.cleared_at is null) x), '[]'),
+                 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null),
+                 'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details)
+                                from escalations e where e.artifact_id = a.id and e.resolved_at is null))
+             from artifacts a where a.team_id = t.id and a.key = ",
+            $key,
+            ")"
+        )
+    };
+}
+
+/// The active lockouts of the agent `$agent` of the team `t`, with their artifacts' paths, as JSON.
+macro_rules! locked_paths_json {
+    ($agent:literal) => {
+        concat!(
+            "coalesce((select json_agg(json_build_object('artifact', p.key, 'paths', p.paths) order by p.key)
+                       from lockouts l join artifacts p on p.id = l.artifact_id
+                       where l.team_id = t.id and l.agent_id = ",
+            $agent,
+            " and l.cleared_at is null and p.state <> 'abandoned'), '[]')"
+        )
+    };
+}
+
+/// The team's policy and roster with the artifact `key`, from one statement; `None` when the
+/// team does not exist. What a status read and a write to the artifact decide on.
+pub async fn load(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<Option<Snapshot>> {
+    let sql = snapshot_sql!(roster: "", artifact: artifact_json!("$2"), locked_paths: "'[]'::json");
+    let row = sqlx::query_as(sql).bind(team).bind(key).fetch_optional(conn).await?;
+    Ok(row.map(SnapshotRow::into_snapshot))
+}
+
+/// The team's policy and roster alone: what creating an artifact decides on.
+pub async fn load_team(conn: &mut PgConnection, team: &str) -> sqlx::Result<Option<Snapshot>> {
+    let sql = snapshot_sql!(roster: "", artifact: "null::json", locked_paths: "'[]'::json");
+    let row = sqlx::query_as(sql).bind(team).fetch_optional(conn).await?;
+    Ok(row.map(SnapshotRow::into_snapshot))
+}
+
+/// What a check of `agent` decides on, from one statement: its locked paths and, when it asks
+/// about the artifact `key`, that artifact and the whole roster; else the roster holds only the
+/// agent. `None` when the team does not exist.
+pub async fn load_check(
     conn: &mut PgConnection,
     team: &str,
     key: Option<&str>,
-    agent: Option<&str>,
+    agent: &str,
 ) -> sqlx::Result<Option<Snapshot>> {
-    let row: Option<SnapshotRow> = sqlx::query_as(
-        "select t.profile, t.required_approvals, t.revision,
-             coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review,
-                                                         'can_author', g.can_author, 'expertise', g.expertise))
-                       from agents g where g.team_id = t.id), '[]') as roster,
-             (select json_build_object(
-                  'artifact', to_json(a),
-                  'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version),
-                  'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c
-                                            where c.artifact_id = a.id and c.number = a.current_version), '[]'),
-                  'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r
-                                             join versions v on v.artifact_id = r.artifact_id and v.number = r.number
-                                             where r.artifact_id = a.id and v.cycle = a.cycle), '[]'),
-                  'lockouts', coalesce((select json_agg(x order by x.agent_id) from
-                                            (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
-                                             from lockouts l join reviews r on r.id = l.review_id
-                                             where l.artifact_id = a.id and l.cleared_at is null) x), '[]'),
-                  'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null),
-                  'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details)
-                                 from escalations e where e.artifact_id = a.id and e.resolved_at is null))
-              from artifacts a where a.team_id = t.id and a.key = $2) as artifact,
-             case when $3::text is null then '[]'::json else
-                 coalesce((select json_agg(json_build_object('artifact', p.key, 'paths', p.paths) order by p.key)
-                           from lockouts l join artifacts p on p.id = l.artifact_id
-                           where l.team_id = t.id and l.agent_id = $3 and l.cleared_at is null and p.state <> 'abandoned'),
-                          '[]') end as locked_paths
-         from teams t where t.id = $1",
-    )
-    .bind(team)
-    .bind(key)
-    .bind(agent)
-    .fetch_optional(conn)
-    .await?;
-    Ok(row.map(|row| Snapshot {
-        policy: teams::policy(row.profile, row.required_approvals),
-        team_revision: row.revision,
-        roster: Roster(
-            row.roster
-                .0
-                .into_iter()
-                .map(|a| {
-                    let agent = domain::Agent {
-                        id: a.id.clone(),
-                        active: a.active,
-                        can_review: a.can_review,
-                        can_author: a.can_author,
-                        expertise: a.expertise.into_iter().collect(),
-                    };
-                    (a.id, agent)
-                })
-                .collect(),
-        ),
-        artifact: row.artifact.map(|a| a.0),
-        locked_paths: row.locked_paths.0,
-    }))
+    let row = match key {
+        Some(key) => {
+            let sql = snapshot_sql!(roster: "", artifact: artifact_json!("$2"), locked_paths: locked_paths_json!("$3"));
+            sqlx::query_as(sql).bind(team).bind(key).bind(agent).fetch_optional(conn).await?
+        }
+        None => {
+            let sql = snapshot_sql!(roster: " and g.id = $2", artifact: "null::json", locked_paths: locked_paths_json!("$2"));
+            sqlx::query_as(sql).bind(team).bind(agent).fetch_optional(conn).await?
+        }
+    };
+    Ok(row.map(SnapshotRow::into_snapshot))
+}
+
+impl SnapshotRow {
+    fn into_snapshot(self) -> Snapshot {
+        let roster = self.roster.0.into_iter().map(|a| {
+            let agent = domain::Agent {
+                id: a.id.clone(),
+                active: a.active,
+                can_review: a.can_review,
+                can_author: a.can_author,
+                expertise: a.expertise.into_iter().collect(),
+            };
+            (a.id, agent)
+        });
+        Snapshot {
+            policy: teams::policy(self.profile, self.required_approvals),
+            team_revision: self.revision,
+            roster: Roster(roster.collect()),
+            artifact: self.artifact.map(|a| a.0),
+            locked_paths: self.locked_paths.0,
+        }
+    }
 }
 
 /// A version with its contributors and reviews.
