@@ -8,7 +8,8 @@ use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
-use crate::auth::{Caller, Scope};
+use crate::app::actor::{Actor, Scope};
+use crate::app::unit::{Outcome, Preconditions};
 use crate::config::{CheckArgs, DatabaseConfig, TokenCreateArgs};
 use crate::error::Error;
 
@@ -25,19 +26,18 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
     let pool = crate::connect(&args.database).await?;
     let scope = Scope::parse(&args.scope)
         .ok_or_else(|| format!("scope must be one of {}", Scope::ALL.map(Scope::as_str).join(", ")))?;
-    let caller = Caller {
+    let actor = Actor {
         token_id: None,
         token_name: "reviewlock-cli".into(),
         team: None,
         scope: Scope::Admin,
         agent: None,
-        idempotency: None,
         key_owner: uuid::Uuid::nil(),
-        if_match: None,
     };
-    let created = crate::service::teams::create_token(
+    let created = crate::app::teams::create_token(
         &crate::store::Db::new(pool.clone()),
-        &caller,
+        &actor,
+        &Preconditions::default(),
         &args.team,
         &args.name,
         scope,
@@ -46,11 +46,14 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
     .await
     .map_err(|e| describe(&e))?;
     pool.close().await;
-    Ok(created.1.token.unwrap_or_default())
+    match created {
+        Outcome::Done(_, created) => Ok(created.token.unwrap_or_default()),
+        Outcome::Replayed { .. } => Err("a token was replayed where none was asked for".into()),
+    }
 }
 
 fn describe(e: &Error) -> String {
-    let problem = e.problem();
+    let problem = crate::http::error::problem(e);
     match problem.errors {
         Some(errors) => {
             errors.iter().map(|f| format!("{}: {}", f.field, f.message)).collect::<Vec<_>>().join("; ")

@@ -1,19 +1,18 @@
 //! reviewlock: the reviewer rejection lockout protocol, as an HTTP/JSON service.
 //!
-//! `domain` decides every rule; `service` runs each use case as one transaction; `store` is
-//! the SQL; `http` is axum and the OpenAPI spec.
+//! `domain` decides every rule; `app` runs each use case (a write as one transaction, a read as
+//! one snapshot); `store` is the SQL; `http` is axum and the OpenAPI spec.
 
+pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod error;
-pub mod feed;
 pub mod http;
 pub mod metrics;
 pub mod rate_limit;
 pub mod resources;
-pub mod service;
 pub mod store;
 pub mod telemetry;
 pub mod validate;
@@ -45,7 +44,7 @@ pub struct AppState {
     pub request_timeout: Duration,
     /// Wakes long polls and event streams; its listener starts with the first of them (or at
     /// [`serve`]) and holds one connection of the pool.
-    pub feed: feed::Feed,
+    pub feed: store::listener::Feed,
     /// Per-token request buckets (`REVIEWLOCK_RATE_LIMIT`); disabled by [`AppState::new`].
     pub rate_limiter: rate_limit::RateLimiter,
     /// Tokens that authenticated lately (`REVIEWLOCK_TOKEN_CACHE_TTL`).
@@ -55,7 +54,7 @@ pub struct AppState {
 impl AppState {
     pub fn new(pool: PgPool) -> Self {
         let pool = Db::new(pool);
-        let feed = feed::Feed::new(pool.clone());
+        let feed = store::listener::Feed::new(pool.clone());
         Self {
             pool,
             admin_token_hash: None,
@@ -113,7 +112,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         pool: pool.clone(),
         admin_token_hash: admin_token.map(|t| Arc::new(auth::hash_secret(t))),
         request_timeout: config.request_timeout,
-        feed: feed::Feed::new(pool),
+        feed: store::listener::Feed::new(pool),
         rate_limiter: rate_limit::RateLimiter::new(config.rate_limit),
         tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
     };

@@ -1,5 +1,5 @@
 //! The protocol's request and response bodies as clients see them (PROTOCOL §5), shared by
-//! `service`, which builds them, and `http`, which documents and serves them.
+//! `app`, which builds them (`app::views`), and `http`, which documents and serves them.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -7,11 +7,8 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::domain::{
-    Contributor, Evidence, Grounds, PendingRemedy, Profile, Remedy, ReviewKind, State, Verdict,
+    Contributor, Evidence, Grounds, PendingRemedy, Policy, Remedy, ReviewKind, State, Verdict,
 };
-use crate::store::agents::{AgentLockoutRow, AgentRow};
-use crate::store::teams::TeamRow;
-use crate::store::tokens::TokenRow;
 
 /// Create an artifact with its version 1, in review.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -282,30 +279,12 @@ pub struct EventPage {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Policy {
-    pub profile: Profile,
-    pub required_approvals: i32,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
 pub struct Team {
     pub id: String,
     pub display_name: Option<String>,
     pub policy: Policy,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-}
-
-impl From<TeamRow> for Team {
-    fn from(t: TeamRow) -> Self {
-        Team {
-            id: t.id,
-            display_name: t.display_name,
-            policy: Policy { profile: t.profile, required_approvals: t.required_approvals },
-            created_at: t.created_at,
-            updated_at: t.updated_at,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
@@ -329,23 +308,6 @@ pub struct Agent {
     pub updated_at: DateTime<Utc>,
 }
 
-impl From<AgentRow> for Agent {
-    fn from(a: AgentRow) -> Self {
-        Agent {
-            id: a.id,
-            display_name: a.display_name,
-            kind: if a.kind == "human" { AgentKind::Human } else { AgentKind::Ai },
-            roles: a.roles,
-            can_review: a.can_review,
-            can_author: a.can_author,
-            expertise: a.expertise,
-            active: a.active,
-            created_at: a.created_at,
-            updated_at: a.updated_at,
-        }
-    }
-}
-
 /// An active lockout of the agent.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AgentLockout {
@@ -355,18 +317,6 @@ pub struct AgentLockout {
     pub reason: Option<String>,
     pub reviewer: String,
     pub locked_at: DateTime<Utc>,
-}
-
-impl From<AgentLockoutRow> for AgentLockout {
-    fn from(l: AgentLockoutRow) -> Self {
-        AgentLockout {
-            artifact: l.artifact,
-            version: l.version,
-            reason: l.reason,
-            reviewer: l.reviewer,
-            locked_at: l.locked_at,
-        }
-    }
 }
 
 /// An agent with its active lockouts.
@@ -387,12 +337,6 @@ pub struct Token {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
     pub created_at: DateTime<Utc>,
-}
-
-impl From<TokenRow> for Token {
-    fn from(t: TokenRow) -> Self {
-        Token { id: t.id, name: t.name, scope: t.scope, agent: t.agent_id, created_at: t.created_at }
-    }
 }
 
 /// A new token with its secret, shown only in this response.

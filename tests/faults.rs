@@ -191,7 +191,7 @@ impl Server {
             .env("REVIEWLOCK_DB_ACQUIRE_TIMEOUT", "1s")
             .env("REVIEWLOCK_LOG_FORMAT", "json")
             // Warnings, and the event listener's (re)connections.
-            .env("RUST_LOG", "warn,reviewlock::feed=debug")
+            .env("RUST_LOG", "warn,reviewlock::store::listener=debug")
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
@@ -583,7 +583,7 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
     // An upper bound: polled after the last recovery was checked.
     let relistened_after = last_restart.elapsed();
     for line in std::fs::read_to_string(&server.log).unwrap_or_default().lines() {
-        if line.contains("reviewlock::feed") {
+        if line.contains("reviewlock::store::listener") {
             eprintln!("faults: server log: {line}");
         }
     }

@@ -4,6 +4,7 @@
 //! the `decide_*` functions of [`rules`] what to do, and writes the returned outcome. Every rule
 //! of PROTOCOL §4 is enforced in `rules.rs`; this file holds the words it speaks in.
 
+mod codes;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -14,11 +15,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use codes::Code;
 pub use rules::*;
 pub use words::*;
 
 /// A team's policy (R11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Policy {
     pub profile: Profile,
     /// How many distinct approvals close a version; at least 1.
@@ -133,62 +135,6 @@ pub struct Artifact {
     pub pending_remedy: Option<PendingRemedy>,
     /// Reviewers who rejected a version of the current cycle (a focused re-review under waza).
     pub cycle_rejecters: BTreeSet<String>,
-}
-
-/// A stable refusal code (PROTOCOL §4 and §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Code {
-    NotAReviewer,
-    SelfReview,
-    StaleVersion,
-    StaleRef,
-    VersionDecided,
-    DuplicateReview,
-    LockedOutAgentNamed,
-    InvalidAgent,
-    AgentLockedOut,
-    ExpertiseMismatch,
-    InvalidState,
-    Deadlocked,
-    NotAssignee,
-    IncompleteRejection,
-    RejectingReviewerExcluded,
-    InvalidField,
-    NotFound,
-}
-
-impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::NotAReviewer => "not_a_reviewer",
-            Code::SelfReview => "self_review",
-            Code::StaleVersion => "stale_version",
-            Code::StaleRef => "stale_ref",
-            Code::VersionDecided => "version_decided",
-            Code::DuplicateReview => "duplicate_review",
-            Code::LockedOutAgentNamed => "locked_out_agent_named",
-            Code::InvalidAgent => "invalid_agent",
-            Code::AgentLockedOut => "agent_locked_out",
-            Code::ExpertiseMismatch => "expertise_mismatch",
-            Code::InvalidState => "invalid_state",
-            Code::Deadlocked => "deadlocked",
-            Code::NotAssignee => "not_assignee",
-            Code::IncompleteRejection => "incomplete_rejection",
-            Code::RejectingReviewerExcluded => "rejecting_reviewer_excluded",
-            Code::InvalidField => "invalid_field",
-            Code::NotFound => "not_found",
-        }
-    }
-
-    /// The HTTP status a refusal with this code answers with: rule refusals are 409, shape
-    /// refusals 422 (PROTOCOL §5).
-    pub fn status(self) -> u16 {
-        match self {
-            Code::IncompleteRejection | Code::InvalidField => 422,
-            Code::NotFound => 404,
-            _ => 409,
-        }
-    }
 }
 
 /// Why the rules refuse a request: a stable code, a sentence for a person, and for shape

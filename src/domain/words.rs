@@ -35,6 +35,8 @@ macro_rules! words {
     };
 }
 
+pub(crate) use words;
+
 words! {
     /// The states of an artifact (PROTOCOL §3).
     pub enum State {

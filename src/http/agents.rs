@@ -1,18 +1,19 @@
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
-use crate::auth::Caller;
+use crate::app::actor::Actor;
+use crate::app::teams::{self as service, AgentChanges};
+use crate::app::unit::Preconditions;
 use crate::error::Result;
-use crate::http::conditional;
-use crate::http::extract::{Json, Path, Query, json};
+use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, paginate};
+use crate::http::preconditions::{self, reply};
 use crate::resources::{Agent, AgentDetail, AgentKind};
-use crate::service::teams::{self as service, AgentChanges};
 use crate::validate::{Fields, MAX_NAME, MAX_TAG};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -57,10 +58,11 @@ pub struct AgentPage {
     responses((status = 201, description = "created", body = Agent), (status = 200, description = "updated", body = Agent)))]
 async fn put_agent(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, agent)): Path<(String, String)>,
     Json(input): Json<AgentInput>,
-) -> Result<(StatusCode, axum::Json<Agent>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     fields.slug("agent", &agent);
     fields.opt_text("display_name", input.display_name.as_deref(), MAX_NAME);
@@ -76,7 +78,7 @@ async fn put_agent(
         expertise: input.expertise,
         active: input.active,
     };
-    service::put_agent(&state.pool, &caller, &team, &agent, changes).await.map(json)
+    Ok(reply(service::put_agent(&state.pool, &actor, &pre, &team, &agent, changes).await?))
 }
 
 /// One agent with its active lockouts.
@@ -85,10 +87,10 @@ async fn put_agent(
     responses((status = 200, description = "the agent", body = AgentDetail)))]
 async fn get_agent(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     Path((team, agent)): Path<(String, String)>,
 ) -> Result<axum::Json<AgentDetail>> {
-    let (agent, lockouts) = service::get_agent(&state.pool, &caller, &team, &agent).await?;
+    let (agent, lockouts) = service::get_agent(&state.pool, &actor, &team, &agent).await?;
     Ok(axum::Json(AgentDetail {
         agent: agent.into(),
         lockouts: lockouts.into_iter().map(Into::into).collect(),
@@ -101,16 +103,16 @@ async fn get_agent(
     responses((status = 200, description = "a page of agents", body = AgentPage, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn list_agents(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     headers: HeaderMap,
     Path(team): Path<String>,
     Query(page): Query<PageQuery>,
 ) -> Result<Response> {
     let limit = page.limit()?;
-    let held = conditional::held(&headers);
+    let held = preconditions::held(&headers);
     let fetched =
-        service::list_agents(&state.pool, &caller, &team, page.cursor.as_deref(), limit + 1, held).await?;
-    Ok(conditional::respond(fetched, |rows| {
+        service::list_agents(&state.pool, &actor, &team, page.cursor.as_deref(), limit + 1, held).await?;
+    Ok(preconditions::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |a| a.id.clone());
         AgentPage { items: items.into_iter().map(Into::into).collect(), next_cursor }
     }))

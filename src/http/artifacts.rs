@@ -1,21 +1,24 @@
 //! Artifacts, versions, reviews, assignment, resolution and lockout lifts.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
-use crate::auth::Caller;
+use crate::app::actor::Actor;
+use crate::app::unit::Preconditions;
+use crate::app::{
+    assignment, create, lift, reads, resolution, review as reviews, submit_version as versions,
+};
 use crate::domain::{Contributor, State as ArtifactState};
 use crate::error::{Error, Result};
-use crate::http::conditional;
-use crate::http::extract::{Json, Path, Query, json};
+use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
+use crate::http::preconditions::{self, reply};
 use crate::resources::*;
-use crate::service::artifacts as service;
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -57,14 +60,15 @@ fn version_fields(
     params(("team" = String, Path, description = "team id")),
     request_body = ArtifactInput,
     responses((status = 201, description = "created, in review", body = ArtifactStatus),
-              (status = 409, description = "`artifact_exists`, or a rule refusal (`invalid_agent`)", body = crate::error::Problem,
+              (status = 409, description = "`artifact_exists`, or a rule refusal (`invalid_agent`)", body = crate::http::error::Problem,
                content_type = "application/problem+json")))]
 async fn create_artifact(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path(team): Path<String>,
     Json(input): Json<ArtifactInput>,
-) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     fields.key("key", &input.key);
     fields.text("title", &input.title, MAX_NAME);
@@ -72,7 +76,7 @@ async fn create_artifact(
     let paths = input.paths.as_deref().unwrap_or_default();
     fields.labels("paths", paths, MAX_NAME);
     for (i, p) in paths.iter().enumerate() {
-        if let Err(e) = crate::service::globs::compile(p) {
+        if let Err(e) = crate::app::globs::compile(p) {
             fields.add(format!("paths[{i}]"), format!("is not a valid glob: {}", e.kind()));
         }
     }
@@ -84,7 +88,7 @@ async fn create_artifact(
         input.summary.as_deref(),
     );
     fields.finish()?;
-    service::create(&state.pool, &caller, &team, input).await.map(json)
+    Ok(reply(create::create(&state.pool, &actor, &pre, &team, input).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -108,7 +112,7 @@ pub struct ArtifactFilter {
     responses((status = 200, description = "a page of artifacts", body = Page<ArtifactSummary>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn list_artifacts(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     headers: HeaderMap,
     Path(team): Path<String>,
     Query(filter): Query<ArtifactFilter>,
@@ -123,9 +127,9 @@ async fn list_artifacts(
         ));
     }
     let by = (filter.state.as_deref(), filter.agent.as_deref(), filter.cursor.as_deref());
-    let held = conditional::held(&headers);
-    let fetched = service::list(&state.pool, &caller, &team, by, limit + 1, held).await?;
-    Ok(conditional::respond(fetched, |rows| {
+    let held = preconditions::held(&headers);
+    let fetched = reads::list(&state.pool, &actor, &team, by, limit + 1, held).await?;
+    Ok(preconditions::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |a| a.key.clone());
         Page { items, next_cursor }
     }))
@@ -139,12 +143,12 @@ async fn list_artifacts(
               (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn get_artifact(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     headers: HeaderMap,
     Path((team, key)): Path<(String, String)>,
 ) -> Result<Response> {
-    let fetched = service::get(&state.pool, &caller, &team, &key, conditional::held(&headers)).await?;
-    Ok(conditional::respond(fetched, |status| status))
+    let fetched = reads::get(&state.pool, &actor, &team, &key, preconditions::held(&headers)).await?;
+    Ok(preconditions::respond(fetched, |status| status))
 }
 
 /// Submit the next version (R5, R6): the assignee's revision, a supersede by the author of the
@@ -154,13 +158,14 @@ async fn get_artifact(
     request_body = VersionInput,
     responses((status = 201, description = "the new version, in review", body = Version),
               (status = 409, description = "a rule refusal: `agent_locked_out`, `not_assignee`, `rejecting_reviewer_excluded`, `invalid_agent`, `deadlocked`, `invalid_state`",
-               body = crate::error::Problem, content_type = "application/problem+json")))]
+               body = crate::http::error::Problem, content_type = "application/problem+json")))]
 async fn submit_version(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, key)): Path<(String, String)>,
     Json(input): Json<VersionInput>,
-) -> Result<(StatusCode, axum::Json<Version>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     version_fields(
         &mut fields,
@@ -170,7 +175,7 @@ async fn submit_version(
         input.summary.as_deref(),
     );
     fields.finish()?;
-    service::submit_version(&state.pool, &caller, &team, &key, input).await.map(json)
+    Ok(reply(versions::submit_version(&state.pool, &actor, &pre, &team, &key, input).await?))
 }
 
 /// The artifact's versions with their reviews, oldest first.
@@ -179,7 +184,7 @@ async fn submit_version(
     responses((status = 200, description = "a page of versions", body = Page<Version>)))]
 async fn list_versions(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     Path((team, key)): Path<(String, String)>,
     Query(page): Query<PageQuery>,
 ) -> Result<axum::Json<Page<Version>>> {
@@ -188,7 +193,7 @@ async fn list_versions(
         None => 0,
         Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
     };
-    let rows = service::versions(&state.pool, &caller, &team, &key, after, limit + 1).await?;
+    let rows = reads::versions(&state.pool, &actor, &team, &key, after, limit + 1).await?;
     let (items, next_cursor) = paginate(rows, limit, |v| v.number.to_string());
     Ok(axum::Json(Page { items, next_cursor }))
 }
@@ -200,10 +205,10 @@ async fn list_versions(
     responses((status = 200, description = "the version", body = Version)))]
 async fn get_version(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     Path((team, key, n)): Path<(String, String, i32)>,
 ) -> Result<axum::Json<Version>> {
-    Ok(axum::Json(service::version(&state.pool, &caller, &team, &key, n).await?))
+    Ok(axum::Json(reads::version(&state.pool, &actor, &team, &key, n).await?))
 }
 
 /// Record a verdict on a version (R1–R4, R9, R11). A rejection locks out everyone credited on
@@ -214,13 +219,14 @@ async fn get_version(
     request_body = ReviewInput,
     responses((status = 201, description = "recorded; the artifact's new status", body = ReviewOutcome),
               (status = 409, description = "a rule refusal: `not_a_reviewer`, `self_review`, `stale_version`, `stale_ref`, `version_decided`, `duplicate_review`, `locked_out_agent_named`, `invalid_agent`, `rejecting_reviewer_excluded`, `expertise_mismatch`",
-               body = crate::error::Problem, content_type = "application/problem+json")))]
+               body = crate::http::error::Problem, content_type = "application/problem+json")))]
 async fn review(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, key, n)): Path<(String, String, i32)>,
     Json(input): Json<ReviewInput>,
-) -> Result<(StatusCode, axum::Json<ReviewOutcome>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     fields.slug("reviewer", &input.reviewer);
     fields.opt_text("ref", input.git_ref.as_deref(), MAX_REF);
@@ -238,7 +244,7 @@ async fn review(
         fields.opt_text("evidence.approval_condition", e.approval_condition.as_deref(), MAX_TEXT);
     }
     fields.finish()?;
-    service::review(&state.pool, &caller, &team, &key, n, input).await.map(json)
+    Ok(reply(reviews::review(&state.pool, &actor, &pre, &team, &key, n, input).await?))
 }
 
 /// Assign the agent who writes the revision (R5): verified not locked out before it is spawned.
@@ -247,32 +253,34 @@ async fn review(
     request_body = AssignmentInput,
     responses((status = 201, description = "assigned; the artifact is in revision", body = ArtifactStatus),
               (status = 409, description = "a rule refusal: `agent_locked_out`, `invalid_agent`, `expertise_mismatch`, `rejecting_reviewer_excluded`, `deadlocked`, `invalid_state`",
-               body = crate::error::Problem, content_type = "application/problem+json")))]
+               body = crate::http::error::Problem, content_type = "application/problem+json")))]
 async fn assign(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, key)): Path<(String, String)>,
     Json(input): Json<AssignmentInput>,
-) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     fields.slug("agent", &input.agent);
     fields.opt_text("note", input.note.as_deref(), MAX_TEXT);
     fields.finish()?;
-    service::assign(&state.pool, &caller, &team, &key, input).await.map(json)
+    Ok(reply(assignment::assign(&state.pool, &actor, &pre, &team, &key, input).await?))
 }
 
 /// Release the assignment: back to `changes_requested`.
 #[utoipa::path(delete, path = "/v1/teams/{team}/artifacts/{key}/assignment", tag = "assignment",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
     responses((status = 200, description = "released", body = ArtifactStatus),
-              (status = 409, description = "`invalid_state`: no active assignment", body = crate::error::Problem,
+              (status = 409, description = "`invalid_state`: no active assignment", body = crate::http::error::Problem,
                content_type = "application/problem+json")))]
 async fn release(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, key)): Path<(String, String)>,
-) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
-    service::release(&state.pool, &caller, &team, &key).await.map(json)
+) -> Result<Response> {
+    Ok(reply(assignment::release(&state.pool, &actor, &pre, &team, &key).await?))
 }
 
 /// The user resolves a deadlock (R9): assign an agent who is not locked out, or abandon.
@@ -281,20 +289,21 @@ async fn release(
     request_body = ResolutionInput,
     responses((status = 200, description = "resolved", body = ArtifactStatus),
               (status = 409, description = "a rule refusal: `invalid_state`, `agent_locked_out`, `invalid_agent`, `expertise_mismatch`, `rejecting_reviewer_excluded`",
-               body = crate::error::Problem, content_type = "application/problem+json")))]
+               body = crate::http::error::Problem, content_type = "application/problem+json")))]
 async fn resolve(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, key)): Path<(String, String)>,
     Json(input): Json<ResolutionInput>,
-) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     if let Some(agent) = &input.agent {
         fields.slug("agent", agent);
     }
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    service::resolve(&state.pool, &caller, &team, &key, input).await.map(json)
+    Ok(reply(resolution::resolve(&state.pool, &actor, &pre, &team, &key, input).await?))
 }
 
 /// The user lifts one agent's lockout early (R10).
@@ -305,12 +314,13 @@ async fn resolve(
     responses((status = 200, description = "lifted", body = ArtifactStatus)))]
 async fn lift(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, key, agent)): Path<(String, String, String)>,
     Json(input): Json<LiftInput>,
-) -> Result<(StatusCode, axum::Json<ArtifactStatus>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
-    service::lift(&state.pool, &caller, &team, &key, &agent, &input.reason).await.map(json)
+    Ok(reply(lift::lift(&state.pool, &actor, &pre, &team, &key, &agent, &input.reason).await?))
 }

@@ -1,17 +1,15 @@
-//! Extractors whose rejections are our problem+json errors, and the bearer-token caller.
+//! Extractors whose rejections are our problem+json errors, and the bearer token's actor.
 
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header;
 use axum::http::request::Parts;
-use axum::http::{Method, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
-use sha2::{Digest, Sha256};
 
 use crate::AppState;
-use crate::auth::{Caller, IdempotencyKey, Scope, hash_secret};
+use crate::app::actor::{Actor, Scope};
+use crate::auth::hash_secret;
 use crate::error::{Error, FieldError};
 use crate::store::tokens;
 
@@ -94,8 +92,8 @@ impl From<QueryRejection> for Error {
     }
 }
 
-/// The caller named by `Authorization: Bearer <token>`; 401 `unauthenticated` without one.
-impl FromRequestParts<AppState> for Caller {
+/// The actor named by `Authorization: Bearer <token>`; 401 `unauthenticated` without one.
+impl FromRequestParts<AppState> for Actor {
     type Rejection = Error;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
@@ -109,20 +107,16 @@ impl FromRequestParts<AppState> for Caller {
             .filter(|t| !t.is_empty())
             .ok_or(Error::Unauthenticated)?;
         let hash = hash_secret(secret);
-        let idempotency = parts.extensions.get::<IdempotencyKey>().cloned();
-        let if_match = parts.headers.get(header::IF_MATCH).and_then(|v| v.to_str().ok()).map(str::to_owned);
         if state.admin_token_hash.as_deref() == Some(&hash) {
             rate_limit(state, &hash)?;
             let token_name = "server-admin".into();
-            return Ok(Caller {
+            return Ok(Actor {
                 token_id: None,
                 token_name,
                 team: None,
                 scope: Scope::Admin,
                 agent: None,
-                idempotency,
                 key_owner: uuid::Uuid::from_slice(&hash[..16]).expect("a SHA-256 hash has 16 bytes and more"),
-                if_match,
             });
         }
         let token = match state.tokens.get(&hash) {
@@ -136,15 +130,13 @@ impl FromRequestParts<AppState> for Caller {
         };
         let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
         rate_limit(state, &hash)?;
-        Ok(Caller {
+        Ok(Actor {
             token_id: Some(token.id),
             token_name: token.name,
             team: token.team_id,
             scope,
             agent: token.agent_id,
-            idempotency,
             key_owner: token.id,
-            if_match,
         })
     }
 }
@@ -153,43 +145,4 @@ impl FromRequestParts<AppState> for Caller {
 /// tokens never get a bucket (they are 401 first).
 fn rate_limit(state: &AppState, hash: &[u8]) -> Result<(), Error> {
     state.rate_limiter.check(hash).map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })
-}
-
-/// The longest `Idempotency-Key` accepted.
-const MAX_KEY: usize = 255;
-
-/// Reads the `Idempotency-Key` of a write under `/v1` and fingerprints the request (method,
-/// path and body), so the write can claim the key in its transaction.
-pub async fn idempotency_key(request: Request, next: Next) -> Response {
-    let writes = matches!(*request.method(), Method::POST | Method::PUT | Method::DELETE);
-    let Some(value) = request
-        .headers()
-        .get("idempotency-key")
-        .filter(|_| writes && request.uri().path().starts_with("/v1/"))
-    else {
-        return next.run(request).await;
-    };
-    let key = value.to_str().unwrap_or_default().trim().trim_matches('"').to_owned();
-    if key.is_empty() || key.len() > MAX_KEY || !key.chars().all(|c| c.is_ascii_graphic()) {
-        let message = format!("must be 1 to {MAX_KEY} visible ASCII characters");
-        return Error::invalid("Idempotency-Key", message).into_response();
-    }
-    let (mut parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
-        Ok(bytes) => bytes,
-        Err(_) => return Error::PayloadTooLarge(BODY_LIMIT).into_response(),
-    };
-    let mut hasher = Sha256::new();
-    hasher.update(parts.method.as_str());
-    hasher.update(b" ");
-    hasher.update(parts.uri.path_and_query().map_or("", |p| p.as_str()));
-    hasher.update(b"\n");
-    hasher.update(&bytes);
-    parts.extensions.insert(IdempotencyKey { key, fingerprint: hasher.finalize().to_vec() });
-    next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await
-}
-
-/// A write's reply as an axum response.
-pub fn json<T>((status, body): crate::service::write::Reply<T>) -> (axum::http::StatusCode, axum::Json<T>) {
-    (status, axum::Json(body))
 }

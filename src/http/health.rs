@@ -18,7 +18,7 @@ async fn healthz() -> &'static str {
 /// Readiness: the database answers.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses((status = 200, description = "the database answers"),
-              (status = 503, description = "`unavailable`: the database does not answer", body = crate::error::Problem,
+              (status = 503, description = "`unavailable`: the database does not answer", body = crate::http::error::Problem,
                content_type = "application/problem+json")))]
 async fn readyz(State(state): State<AppState>) -> Result<(StatusCode, &'static str)> {
     sqlx::query("select 1").execute(&*state.pool).await?;

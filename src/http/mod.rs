@@ -3,10 +3,11 @@
 
 pub mod agents;
 pub mod artifacts;
-pub mod conditional;
+pub mod error;
 pub mod extract;
 pub mod health;
 pub mod paging;
+pub mod preconditions;
 pub mod team_views;
 pub mod teams;
 pub mod tokens;
@@ -14,7 +15,7 @@ pub mod tokens;
 use std::time::{Duration, Instant};
 
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
-use axum::http::{HeaderName, StatusCode};
+use axum::http::HeaderName;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tower_http::catch_panic::CatchPanicLayer;
@@ -29,7 +30,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::AppState;
-use crate::error::{self, Error, InternalCause, Problem, ProblemCode};
+use crate::domain::Code;
+use crate::error::Error;
+use crate::http::error::{InternalCause, Problem, ProblemCode};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -74,14 +77,10 @@ pub fn app(state: AppState) -> axum::Router {
         .merge(SwaggerUi::new("/docs").url("/openapi.json", spec))
         .fallback(|| async { Error::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|| async {
-            Error::refused(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "method_not_allowed",
-                "this route does not take this method",
-            )
+            Error::refused(Code::MethodNotAllowed, "this route does not take this method")
         })
         .with_state(state)
-        .layer(middleware::from_fn(extract::idempotency_key))
+        .layer(middleware::from_fn(preconditions::idempotency_key))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(middleware::from_fn_with_state(timeout, time_limit))
         .layer(CatchPanicLayer::custom(|_| {
@@ -123,7 +122,7 @@ async fn log(request: Request, next: Next) -> Response {
     let status = response.status().as_u16();
     let elapsed = started.elapsed();
     let latency_ms = elapsed.as_secs_f64() * 1000.0;
-    let code = response.extensions().get::<ProblemCode>().map(|c| c.0);
+    let code = response.extensions().get::<ProblemCode>().map(|c| c.0.as_str());
     crate::metrics::record_request(method.as_str(), route.as_deref(), status, elapsed, code);
     match response.extensions().get::<InternalCause>() {
         Some(cause) => tracing::error!(status, latency_ms, cause = %cause.0, "request failed"),

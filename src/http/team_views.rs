@@ -13,14 +13,14 @@ use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
-use crate::auth::Caller;
+use crate::app::actor::Actor;
+use crate::app::events::{self, MAX_WAIT};
+use crate::app::{check, reads};
 use crate::error::{Error, Result};
-use crate::feed::{self, MAX_WAIT};
-use crate::http::conditional;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
+use crate::http::preconditions;
 use crate::resources::*;
-use crate::service::artifacts as service;
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -48,15 +48,15 @@ pub struct LockoutFilter {
     responses((status = 200, description = "the active lockouts", body = Page<Lockout>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn lockouts(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     headers: HeaderMap,
     Path(team): Path<String>,
     Query(filter): Query<LockoutFilter>,
 ) -> Result<Response> {
     let (agent, artifact) = (filter.agent.as_deref(), filter.artifact.as_deref());
-    let held = conditional::held(&headers);
-    let fetched = service::lockouts(&state.pool, &caller, &team, agent, artifact, held).await?;
-    Ok(conditional::respond(fetched, |items| Page { items, next_cursor: None }))
+    let held = preconditions::held(&headers);
+    let fetched = reads::lockouts(&state.pool, &actor, &team, agent, artifact, held).await?;
+    Ok(preconditions::respond(fetched, |items| Page { items, next_cursor: None }))
 }
 
 /// Open escalations: deadlocked artifacts waiting for the user, with their details.
@@ -65,16 +65,16 @@ async fn lockouts(
     responses((status = 200, description = "a page of open escalations", body = Page<Escalation>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn escalations(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     headers: HeaderMap,
     Path(team): Path<String>,
     Query(page): Query<PageQuery>,
 ) -> Result<Response> {
     let limit = page.limit()?;
     let after = page.after()?;
-    let held = conditional::held(&headers);
-    let fetched = service::escalations(&state.pool, &caller, &team, after, limit + 1, held).await?;
-    Ok(conditional::respond(fetched, |rows| {
+    let held = preconditions::held(&headers);
+    let fetched = reads::escalations(&state.pool, &actor, &team, after, limit + 1, held).await?;
+    Ok(preconditions::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |e| e.id.to_string());
         Page { items, next_cursor }
     }))
@@ -87,7 +87,7 @@ async fn escalations(
     responses((status = 200, description = "`allowed`, and each denial with its code", body = CheckResult)))]
 async fn check(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     Path(team): Path<String>,
     Json(input): Json<CheckInput>,
 ) -> Result<axum::Json<CheckResult>> {
@@ -105,7 +105,7 @@ async fn check(
         }
     }
     fields.finish()?;
-    Ok(axum::Json(service::check(&state.pool, &caller, &team, input).await?))
+    Ok(axum::Json(check::check(&state.pool, &actor, &team, input).await?))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -143,7 +143,7 @@ pub struct EventQuery {
         (status = 304, description = "not modified (`wait` = 0 only): `If-None-Match` matches the ETag")))]
 async fn events(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     headers: HeaderMap,
     Path(team): Path<String>,
     Query(query): Query<EventQuery>,
@@ -156,11 +156,11 @@ async fn events(
     };
     let page = |items: Vec<Event>| EventPage { next_after: items.last().map_or(after, |e| e.seq), items };
     if wait.is_zero() {
-        let held = conditional::held(&headers);
-        let fetched = service::tagged_events(&state.pool, &caller, &team, after, limit, held).await?;
-        return Ok(conditional::respond(fetched, page));
+        let held = preconditions::held(&headers);
+        let fetched = events::page(&state.pool, &actor, &team, after, limit, held).await?;
+        return Ok(preconditions::respond(fetched, page));
     }
-    let items = feed::poll(&state.feed, &state.pool, &caller, &team, after, limit, wait).await?;
+    let items = events::poll(&state.feed, &state.pool, &actor, &team, after, limit, wait).await?;
     Ok(axum::Json(page(items)).into_response())
 }
 
@@ -217,7 +217,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
                        ended by a blank line, and `: keep-alive` comments")))]
 async fn event_stream(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     headers: HeaderMap,
     Path(team): Path<String>,
     Query(query): Query<StreamQuery>,
@@ -232,7 +232,7 @@ async fn event_stream(
         }
         None => after_seq("after", query.after)?,
     };
-    let events = feed::stream(&state.feed, &state.pool, caller, team, after).await?;
+    let events = events::stream(&state.feed, &state.pool, actor, team, after).await?;
     let events = events.map(|e| {
         let data = serde_json::to_string(&e).expect("an event serializes");
         Ok::<_, Infallible>(SseEvent::default().id(e.seq.to_string()).event(e.kind).data(data))

@@ -1,16 +1,18 @@
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::response::Response;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
-use crate::auth::Caller;
+use crate::app::actor::Actor;
+use crate::app::teams::{self as service, TeamChanges};
+use crate::app::unit::Preconditions;
 use crate::domain::Profile;
 use crate::error::Result;
-use crate::http::extract::{Json, Path, json};
+use crate::http::extract::{Json, Path};
+use crate::http::preconditions::reply;
 use crate::resources::Team;
-use crate::service::teams::{self as service, TeamChanges};
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -43,10 +45,11 @@ pub struct TeamInput {
     responses((status = 201, description = "created", body = Team), (status = 200, description = "updated", body = Team)))]
 async fn put_team(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path(team): Path<String>,
     Json(input): Json<TeamInput>,
-) -> Result<(StatusCode, axum::Json<Team>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     fields.slug("team", &team);
     fields.opt_text("display_name", input.display_name.as_deref(), MAX_NAME);
@@ -62,7 +65,7 @@ async fn put_team(
         profile: policy.profile,
         required_approvals: policy.required_approvals.map(|n| n as i32),
     };
-    service::put_team(&state.pool, &caller, &team, changes).await.map(json)
+    Ok(reply(service::put_team(&state.pool, &actor, &pre, &team, changes).await?))
 }
 
 /// The team and its policy.
@@ -71,8 +74,8 @@ async fn put_team(
     responses((status = 200, description = "the team", body = Team)))]
 async fn get_team(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     Path(team): Path<String>,
 ) -> Result<axum::Json<Team>> {
-    Ok(axum::Json(service::get_team(&state.pool, &caller, &team).await?.into()))
+    Ok(axum::Json(service::get_team(&state.pool, &actor, &team).await?.into()))
 }

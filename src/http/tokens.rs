@@ -1,16 +1,18 @@
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
 use crate::AppState;
-use crate::auth::{Caller, Scope};
+use crate::app::actor::{Actor, Scope};
+use crate::app::teams as service;
+use crate::app::unit::Preconditions;
 use crate::error::Result;
-use crate::http::extract::{Json, Path, json};
+use crate::http::extract::{Json, Path};
+use crate::http::preconditions::reply;
 use crate::resources::{CreatedToken, Token};
-use crate::service::teams as service;
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -40,16 +42,16 @@ pub struct TokenList {
     responses((status = 201, description = "created; `token` is the secret", body = CreatedToken)))]
 async fn create_token(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path(team): Path<String>,
     Json(input): Json<TokenInput>,
-) -> Result<(StatusCode, axum::Json<CreatedToken>)> {
+) -> Result<Response> {
     let mut fields = Fields::new();
     fields.text("name", &input.name, MAX_NAME);
     fields.finish()?;
-    service::create_token(&state.pool, &caller, &team, input.name.trim(), input.scope, input.agent.as_deref())
-        .await
-        .map(json)
+    let (name, agent) = (input.name.trim(), input.agent.as_deref());
+    Ok(reply(service::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?))
 }
 
 /// The team's live tokens, without secrets.
@@ -58,10 +60,10 @@ async fn create_token(
     responses((status = 200, description = "the live tokens", body = TokenList)))]
 async fn list_tokens(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
     Path(team): Path<String>,
 ) -> Result<axum::Json<TokenList>> {
-    let tokens = service::list_tokens(&state.pool, &caller, &team).await?;
+    let tokens = service::list_tokens(&state.pool, &actor, &team).await?;
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
@@ -72,10 +74,11 @@ async fn list_tokens(
     responses((status = 204, description = "revoked")))]
 async fn revoke_token(
     State(state): State<AppState>,
-    caller: Caller,
+    actor: Actor,
+    pre: Preconditions,
     Path((team, id)): Path<(String, Uuid)>,
-) -> Result<StatusCode> {
-    let (status, ()) = service::revoke_token(&state.pool, &caller, &team, id).await?;
+) -> Result<Response> {
+    let outcome = service::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
     state.tokens.clear();
-    Ok(status)
+    Ok(reply(outcome))
 }

@@ -3,29 +3,27 @@ use serde_json::Value;
 use sqlx::{FromRow, PgConnection, Row};
 use uuid::Uuid;
 
-use crate::auth::Caller;
-
 /// An event to append to a team's log (R12).
 #[derive(Debug)]
 pub struct NewEvent<'a> {
     pub artifact: Option<&'a str>,
     pub kind: &'a str,
     /// The agent the change names (author, reviewer, assignee…), if any.
-    pub actor: Option<&'a str>,
+    pub actor: Option<String>,
     pub data: Value,
 }
 
-/// Appends the event and returns its seq. The seq comes from the team's `team_seqs` row, under
+/// Appends the event, made by the token `token_id` named `token_name`, and returns its seq. The seq comes from the team's `team_seqs` row, under
 /// its lock, and this must be the transaction's last statement before commit: the lock then
 /// orders commits by seq, so a poller reading `after=N` can never see seq N+2 before N+1 commits.
 ///
-/// The same statement notifies [`crate::feed::CHANNEL`] with the team id; Postgres delivers
+/// The same statement notifies [`crate::store::listener::CHANNEL`] with the team id; Postgres delivers
 /// the notification at commit (and never for a rollback), when the event is visible, which
 /// wakes the team's long polls and streams.
 pub async fn append(
     conn: &mut PgConnection,
     team: &str,
-    caller: &Caller,
+    (token_id, token_name): (Option<Uuid>, &str),
     event: NewEvent<'_>,
 ) -> sqlx::Result<i64> {
     sqlx::query_scalar(
@@ -38,10 +36,10 @@ pub async fn append(
     .bind(event.artifact)
     .bind(event.kind)
     .bind(event.actor)
-    .bind(caller.token_id)
-    .bind(&caller.token_name)
+    .bind(token_id)
+    .bind(token_name)
     .bind(event.data)
-    .bind(crate::feed::CHANNEL)
+    .bind(crate::store::listener::CHANNEL)
     .fetch_one(conn)
     .await
 }

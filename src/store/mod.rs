@@ -5,6 +5,7 @@ pub mod agents;
 pub mod artifacts;
 pub mod events;
 pub mod idempotency;
+pub mod listener;
 pub mod teams;
 pub mod tokens;
 mod words;

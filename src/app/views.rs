@@ -2,9 +2,12 @@
 
 use crate::domain::{self, Contributor, Policy, Roster};
 use crate::resources::*;
+use crate::store::agents::{AgentLockoutRow, AgentRow};
 use crate::store::artifacts::{
     ArtifactRow, ContributorRow, EscalationRow, Loaded, LockoutRow, ReviewRow, VersionRecord, VersionRow,
 };
+use crate::store::teams::TeamRow;
+use crate::store::tokens::TokenRow;
 
 /// The artifact's status, with the agents its team's roster and policy make eligible to revise it.
 pub fn status(loaded: Loaded, policy: Policy, roster: &Roster) -> ArtifactStatus {
@@ -99,4 +102,51 @@ pub fn lockout(l: LockoutRow) -> Lockout {
 
 pub fn escalation(e: EscalationRow) -> Escalation {
     Escalation { id: e.id, artifact: e.artifact, opened_at: e.opened_at, details: e.details }
+}
+
+impl From<TeamRow> for Team {
+    fn from(t: TeamRow) -> Self {
+        Team {
+            policy: t.policy(),
+            id: t.id,
+            display_name: t.display_name,
+            created_at: t.created_at,
+            updated_at: t.updated_at,
+        }
+    }
+}
+
+impl From<AgentRow> for Agent {
+    fn from(a: AgentRow) -> Self {
+        Agent {
+            id: a.id,
+            display_name: a.display_name,
+            kind: if a.kind == "human" { AgentKind::Human } else { AgentKind::Ai },
+            roles: a.roles,
+            can_review: a.can_review,
+            can_author: a.can_author,
+            expertise: a.expertise,
+            active: a.active,
+            created_at: a.created_at,
+            updated_at: a.updated_at,
+        }
+    }
+}
+
+impl From<AgentLockoutRow> for AgentLockout {
+    fn from(l: AgentLockoutRow) -> Self {
+        AgentLockout {
+            artifact: l.artifact,
+            version: l.version,
+            reason: l.reason,
+            reviewer: l.reviewer,
+            locked_at: l.locked_at,
+        }
+    }
+}
+
+impl From<TokenRow> for Token {
+    fn from(t: TokenRow) -> Self {
+        Token { id: t.id, name: t.name, scope: t.scope, agent: t.agent_id, created_at: t.created_at }
+    }
 }

@@ -1,5 +1,5 @@
-//! The live feed: long polls and Server-Sent Events on a team's event log, woken by one
-//! Postgres `LISTEN` per process instead of a query per waiter per second.
+//! The one Postgres `LISTEN` of a process, fanned out to the long polls and event streams that
+//! wait on a team's event log (`app::events`), instead of a query per waiter per second.
 //!
 //! Every event is appended with `pg_notify('reviewlock_events', <team id>)` in its transaction,
 //! so the notification is delivered at commit, when the event is visible. [`Feed`] holds one
@@ -10,35 +10,22 @@
 //! waiter re-reads at least every [`FALLBACK`] anyway, so a feed makes progress even while the
 //! listener cannot connect.
 
-use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
-use futures_util::Stream;
-use sqlx::PgConnection;
 use sqlx::postgres::PgListener;
 use tokio::sync::{broadcast, watch};
 use tokio::time::Instant;
 
-use crate::auth::{Caller, Scope, team_not_found};
-use crate::error::Result;
-use crate::resources::{Event, TokenRef};
-use crate::service::artifacts as service;
-use crate::store::{Db, events, teams};
+use crate::store::Db;
 
 /// The channel `events::append` notifies, with the team id as payload.
 pub const CHANNEL: &str = "reviewlock_events";
 
 /// A waiter re-reads the log at least this often, even without a wake-up.
 pub const FALLBACK: Duration = Duration::from_secs(15);
-
-/// The longest `wait` of a long poll.
-pub const MAX_WAIT: Duration = Duration::from_secs(60);
-
-/// Events read per query of a stream.
-const STREAM_PAGE: i64 = 100;
 
 /// What the listener announces.
 #[derive(Debug, Clone)]
@@ -100,10 +87,9 @@ impl Feed {
         self.0.reads.load(Ordering::Relaxed)
     }
 
-    /// One page of the log after the caller's access was checked.
-    async fn read(&self, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
+    /// Counts a read of the log by a waiter after its first (see [`Feed::reads`]).
+    pub fn count_read(&self) {
         self.0.reads.fetch_add(1, Ordering::Relaxed);
-        self.0.pool.read(async |conn| page(conn, team, after, limit).await).await
     }
 }
 
@@ -215,128 +201,6 @@ impl Waiter {
                 },
             }
         }
-    }
-}
-
-/// A page of the team's log, without checking the caller.
-pub async fn page(conn: &mut PgConnection, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
-    Ok(events::page(conn, team, after, limit).await?.into_iter().map(event).collect())
-}
-
-/// An event as the API returns it.
-pub fn event(e: events::EventRow) -> Event {
-    Event {
-        seq: e.seq,
-        at: e.at,
-        artifact: e.artifact,
-        kind: e.kind,
-        actor: e.actor,
-        token: TokenRef { id: e.token_id, name: e.token_name },
-        data: e.data.0,
-    }
-}
-
-/// A long poll: the events after `after`, as soon as there is at least one, or none once
-/// `wait` has passed (or the feed closes). Idle, it reads the log once at the start, once per
-/// wake-up of its team, and once per [`FALLBACK`].
-pub async fn poll(
-    feed: &Feed,
-    pool: &Db,
-    caller: &Caller,
-    team: &str,
-    after: i64,
-    limit: i64,
-    wait: Duration,
-) -> Result<Vec<Event>> {
-    let deadline = Instant::now() + wait.min(MAX_WAIT);
-    let mut waiter = feed.subscribe(team);
-    // Checks the caller and the team too.
-    let items = service::events(pool, caller, team, after, limit).await?;
-    if !items.is_empty() {
-        return Ok(items);
-    }
-    loop {
-        match waiter.wait(deadline).await {
-            Woken::Deadline | Woken::Closed => return Ok(Vec::new()),
-            Woken::Event | Woken::Fallback => {}
-        }
-        waiter.drain();
-        let items = feed.read(team, after, limit).await?;
-        if !items.is_empty() {
-            return Ok(items);
-        }
-    }
-}
-
-/// The team's last seq, for a stream that starts with the events still to come.
-pub async fn last_seq(pool: &Db, caller: &Caller, team: &str) -> Result<i64> {
-    caller.require(team, Scope::Read)?;
-    pool.read(async |conn| teams::last_event_seq(conn, team).await).await?.ok_or_else(|| team_not_found(team))
-}
-
-/// The team's events after `after` (or, when `None`, after its last seq now), endlessly: the
-/// caller's access is checked before the stream starts. The stream ends when the feed closes,
-/// when the log cannot be read (the client resumes with `Last-Event-ID`), or at the
-/// revocation of the caller's own token, which it does not send.
-pub async fn stream(
-    feed: &Feed,
-    pool: &Db,
-    caller: Caller,
-    team: String,
-    after: Option<i64>,
-) -> Result<impl Stream<Item = Event> + Send + 'static> {
-    let waiter = feed.subscribe(&team);
-    let (after, first) = match after {
-        Some(after) => (after, service::events(pool, &caller, &team, after, STREAM_PAGE).await?),
-        None => (last_seq(pool, &caller, &team).await?, Vec::new()),
-    };
-    let cursor = Cursor { feed: feed.clone(), caller, team, after, buffer: first.into(), waiter };
-    Ok(futures_util::stream::unfold(cursor, Cursor::next))
-}
-
-struct Cursor {
-    feed: Feed,
-    caller: Caller,
-    team: String,
-    after: i64,
-    buffer: VecDeque<Event>,
-    waiter: Waiter,
-}
-
-impl Cursor {
-    async fn next(mut self) -> Option<(Event, Self)> {
-        loop {
-            if let Some(event) = self.buffer.pop_front() {
-                if self.revokes_caller(&event) {
-                    return None;
-                }
-                self.after = event.seq;
-                return Some((event, self));
-            }
-            self.waiter.drain();
-            match self.feed.read(&self.team, self.after, STREAM_PAGE).await {
-                Ok(items) if !items.is_empty() => self.buffer = items.into(),
-                Ok(_) => match self.waiter.wait(Instant::now() + FALLBACK).await {
-                    Woken::Closed => return None,
-                    Woken::Event | Woken::Fallback | Woken::Deadline => {}
-                },
-                Err(e) => {
-                    tracing::warn!(error = %e, team = %self.team, after = self.after, "ending an event stream: reading the log failed");
-                    return None;
-                }
-            }
-        }
-    }
-
-    /// A revoked token must stop reading at once, as every request of it does.
-    fn revokes_caller(&self, event: &Event) -> bool {
-        let Some(id) = self.caller.token_id else { return false };
-        #[derive(serde::Deserialize)]
-        struct Revoked {
-            token_id: uuid::Uuid,
-        }
-        event.kind == "token.revoked"
-            && serde_json::from_str::<Revoked>(event.data.get()).is_ok_and(|r| r.token_id == id)
     }
 }
 

@@ -1,0 +1,20 @@
+//! The use cases: one file per write (each one transaction, through [`unit::run`]: claim the
+//! idempotency key, lock and load, let `domain` decide, write the effects and the event,
+//! commit), the reads (each one snapshot), the checks and the event log. Rules are decided in
+//! `domain`, never here; HTTP is `http`'s.
+
+pub mod actor;
+pub mod artifact;
+pub mod assignment;
+pub mod check;
+pub mod create;
+pub mod events;
+pub mod globs;
+pub mod lift;
+pub mod reads;
+pub mod resolution;
+pub mod review;
+pub mod submit_version;
+pub mod teams;
+pub mod unit;
+pub mod views;

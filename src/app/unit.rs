@@ -1,0 +1,168 @@
+//! The unit of work every write is: one transaction that claims the request's
+//! `Idempotency-Key`, runs the use case (lock, load, decide, write), stores its reply under the
+//! key, appends the change's event and commits. A refused write is rolled back before it is
+//! answered; what it did for the metrics is recorded only once it commits.
+
+use serde::Serialize;
+use sqlx::{Postgres, Transaction};
+
+use crate::app::actor::Actor;
+use crate::domain::Code;
+use crate::error::{Error, Result};
+use crate::metrics::Counted;
+use crate::store::Db;
+use crate::store::events::{self, NewEvent};
+use crate::store::idempotency::{self, Claim};
+
+/// A request's `Idempotency-Key` with the fingerprint of the request it came with.
+#[derive(Debug, Clone)]
+pub struct IdempotencyKey {
+    pub key: String,
+    /// SHA-256 of the method, the path and the body.
+    pub fingerprint: Vec<u8>,
+}
+
+/// What a write request asserts besides its body.
+#[derive(Debug, Clone, Default)]
+pub struct Preconditions {
+    /// Makes a retry safe: a repeat answers the first reply.
+    pub idempotency: Option<IdempotencyKey>,
+    /// The ETag of the artifact as the client last read it (writes to one artifact only).
+    pub if_match: Option<String>,
+}
+
+/// What a write did to what it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    Created,
+    Updated,
+    Removed,
+}
+
+impl Change {
+    /// How a reply stored under an idempotency key records its change: as the HTTP status it is
+    /// answered with, so replies stored by earlier versions read the same.
+    fn stored(self) -> u16 {
+        match self {
+            Change::Created => 201,
+            Change::Updated => 200,
+            Change::Removed => 204,
+        }
+    }
+
+    fn from_stored(status: i32) -> Change {
+        match status {
+            201 => Change::Created,
+            204 => Change::Removed,
+            _ => Change::Updated,
+        }
+    }
+}
+
+/// What a write answers.
+#[derive(Debug)]
+pub enum Outcome<T> {
+    /// It ran now.
+    Done(Change, T),
+    /// A request with the same `Idempotency-Key` ran before: its reply as first sent.
+    Replayed { change: Change, body: Vec<u8> },
+}
+
+/// A write's result, before it commits.
+pub struct Done<'e, T> {
+    pub change: Change,
+    pub reply: T,
+    pub event: NewEvent<'e>,
+    /// What a replay answers, when not the reply itself (a secret left out).
+    pub stored: Option<T>,
+}
+
+impl<'e, T> Done<'e, T> {
+    pub fn new(change: Change, reply: T, event: NewEvent<'e>) -> Self {
+        Done { change, reply, event, stored: None }
+    }
+}
+
+/// A write in progress: its transaction, and what it will count once it commits.
+pub struct Write {
+    pub tx: Transaction<'static, Postgres>,
+    counted: Vec<Counted>,
+}
+
+impl Write {
+    /// Counts `what` in the metrics if, and once, this write commits.
+    pub fn count(&mut self, what: Counted) {
+        self.counted.push(what);
+    }
+}
+
+/// Runs `work` as one write of `team`'s. A request whose key already has a reply answers with
+/// it, replayed, before anything runs; the same key with another request is 422
+/// `idempotency_key_reused`, and a repeat while the first request with the key still runs is
+/// 409 `idempotency_key_in_flight`.
+pub async fn run<'e, T: Serialize>(
+    pool: &Db,
+    actor: &Actor,
+    pre: &Preconditions,
+    team: &str,
+    work: impl AsyncFnOnce(&mut Write) -> Result<Done<'e, T>>,
+) -> Result<Outcome<T>> {
+    let tx = pool.begin().await?;
+    let mut write = Write { tx, counted: Vec::new() };
+    let claimed = match &pre.idempotency {
+        Some(key) => claim(&mut write.tx, actor, key).await,
+        None => Ok(None),
+    };
+    let done = match claimed {
+        Ok(None) => work(&mut write).await,
+        Ok(Some((change, body))) => {
+            write.tx.rollback().await?;
+            return Ok(Outcome::Replayed { change, body });
+        }
+        Err(e) => Err(e),
+    };
+    let done = match done {
+        Ok(done) => done,
+        Err(refused) => {
+            // Now, not when the pool gets the connection back: the key and the locks are free
+            // before the client can retry. The refusal is the answer, whatever the rollback says.
+            let _ = write.tx.rollback().await;
+            return Err(refused);
+        }
+    };
+    if let Some(IdempotencyKey { key, .. }) = &pre.idempotency {
+        let body = match done.change {
+            Change::Removed => Vec::new(),
+            _ => serde_json::to_vec(done.stored.as_ref().unwrap_or(&done.reply)).map_err(internal)?,
+        };
+        idempotency::complete(&mut write.tx, actor.key_owner, key, done.change.stored(), &body).await?;
+    }
+    events::append(&mut write.tx, team, (actor.token_id, &actor.token_name), done.event).await?;
+    write.tx.commit().await?;
+    write.counted.into_iter().for_each(Counted::record);
+    Ok(Outcome::Done(done.change, done.reply))
+}
+
+/// Claims the key for this write; or the stored reply of the request that claimed it first.
+async fn claim(
+    tx: &mut Transaction<'static, Postgres>,
+    actor: &Actor,
+    IdempotencyKey { key, fingerprint }: &IdempotencyKey,
+) -> Result<Option<(Change, Vec<u8>)>> {
+    let stored = match idempotency::claim(tx, actor.key_owner, key, fingerprint).await? {
+        Claim::Claimed => return Ok(None),
+        Claim::InFlight => return Err(Error::IdempotencyKeyInFlight),
+        Claim::Stored(stored) => stored,
+    };
+    if stored.fingerprint != *fingerprint {
+        return Err(Error::refused(
+            Code::IdempotencyKeyReused,
+            "this Idempotency-Key was used for a different request (method, path or body)",
+        ));
+    }
+    Ok(Some((Change::from_stored(stored.status), stored.body)))
+}
+
+fn internal(e: serde_json::Error) -> Error {
+    Error::Internal(format!("serializing a stored response: {e}"))
+}

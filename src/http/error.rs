@@ -1,0 +1,150 @@
+//! How an [`Error`] is answered: the HTTP status of each stable code, and an RFC 9457
+//! `application/problem+json` body.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::domain::Code;
+use crate::error::{Error, FieldError};
+
+/// The HTTP status each code answers with: rule refusals are 409, shape refusals 422
+/// (PROTOCOL §5).
+pub fn status(code: Code) -> StatusCode {
+    match code {
+        Code::MalformedRequest => StatusCode::BAD_REQUEST,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        Code::Forbidden => StatusCode::FORBIDDEN,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        Code::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
+        Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        Code::InvalidField | Code::IncompleteRejection | Code::IdempotencyKeyReused => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        Code::NotAReviewer
+        | Code::SelfReview
+        | Code::StaleVersion
+        | Code::StaleRef
+        | Code::VersionDecided
+        | Code::DuplicateReview
+        | Code::LockedOutAgentNamed
+        | Code::InvalidAgent
+        | Code::AgentLockedOut
+        | Code::ExpertiseMismatch
+        | Code::InvalidState
+        | Code::Deadlocked
+        | Code::NotAssignee
+        | Code::RejectingReviewerExcluded
+        | Code::ArtifactExists
+        | Code::Conflict
+        | Code::IdempotencyKeyInFlight => StatusCode::CONFLICT,
+    }
+}
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Problem {
+    /// A URI naming the problem type: `urn:reviewlock:problem:<code>`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    /// The stable error code a client branches on.
+    pub code: Code,
+    /// For `invalid_field`: each field at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub errors: Option<Vec<FieldError>>,
+    /// The request's `x-request-id`, as in the logs: quote it when reporting a problem.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+}
+
+tokio::task_local! {
+    /// The id of the request being handled, set by the HTTP middleware for every request.
+    pub static REQUEST_ID: String;
+}
+
+/// The cause of a 500, left in the response's extensions for the trace middleware to log.
+#[derive(Debug, Clone)]
+pub struct InternalCause(pub String);
+
+/// The `code` of an error response, left in its extensions for the middleware to count as a
+/// refusal (`reviewlock_refusals_total`). A replay carries none: it is not a refusal.
+#[derive(Debug, Clone, Copy)]
+pub struct ProblemCode(pub Code);
+
+/// The problem document of an error.
+pub fn problem(error: &Error) -> Problem {
+    let code = error.code();
+    let status = status(code);
+    Problem {
+        kind: format!("urn:reviewlock:problem:{code}"),
+        title: status.canonical_reason().unwrap_or("Error").to_owned(),
+        status: status.as_u16(),
+        detail: error.to_string(),
+        code,
+        errors: match error {
+            Error::InvalidFields(errors) => Some(errors.clone()),
+            _ => None,
+        },
+        request_id: REQUEST_ID.try_with(Clone::clone).ok(),
+    }
+}
+
+impl IntoResponse for Error {
+    fn into_response(self) -> Response {
+        let problem = problem(&self);
+        let body = serde_json::to_vec(&problem).unwrap_or_default();
+        let mut response = (status(problem.code), body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        match &self {
+            Error::Unauthenticated => {
+                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            Error::RateLimited { retry_after_secs } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
+            }
+            Error::IdempotencyKeyInFlight => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(1));
+            }
+            _ => {}
+        }
+        response.extensions_mut().insert(ProblemCode(problem.code));
+        if let Error::Internal(cause) = self {
+            response.extensions_mut().insert(InternalCause(cause));
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_refusals_are_409_and_shape_refusals_422() {
+        let cases = [
+            (Code::AgentLockedOut, 409),
+            (Code::Deadlocked, 409),
+            (Code::ArtifactExists, 409),
+            (Code::IdempotencyKeyInFlight, 409),
+            (Code::IncompleteRejection, 422),
+            (Code::InvalidField, 422),
+            (Code::IdempotencyKeyReused, 422),
+            (Code::NotFound, 404),
+            (Code::PreconditionFailed, 412),
+            (Code::Unavailable, 503),
+        ];
+        for (code, want) in cases {
+            assert_eq!(status(code).as_u16(), want, "{code}");
+        }
+    }
+}
