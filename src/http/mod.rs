@@ -3,23 +3,27 @@
 
 pub mod agents;
 pub mod artifacts;
+pub mod assignment;
+pub mod checks;
 pub mod error;
+pub mod escalations;
+pub mod events;
 pub mod extract;
 pub mod health;
+pub mod lockouts;
+mod middleware;
 pub mod paging;
 pub mod preconditions;
-pub mod team_views;
 pub mod teams;
 pub mod tokens;
+pub mod versions;
 
-use std::time::{Duration, Instant};
-
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::extract::DefaultBodyLimit;
 use axum::http::HeaderName;
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+
+use axum::response::IntoResponse;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use utoipa::openapi::Required;
 use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
@@ -32,7 +36,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::AppState;
 use crate::domain::Code;
 use crate::error::Error;
-use crate::http::error::{InternalCause, Problem, ProblemCode};
+use crate::http::error::{InternalCause, Problem};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -53,7 +57,12 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(agents::routes())
         .merge(tokens::routes())
         .merge(artifacts::routes())
-        .merge(team_views::routes());
+        .merge(versions::routes())
+        .merge(assignment::routes())
+        .merge(lockouts::routes())
+        .merge(escalations::routes())
+        .merge(checks::routes())
+        .merge(events::routes());
     // After the merges: a modifier on `ApiDoc` would run before any path exists.
     CommonResponses.modify(router.get_openapi_mut());
     router
@@ -80,55 +89,17 @@ pub fn app(state: AppState) -> axum::Router {
             Error::refused(Code::MethodNotAllowed, "this route does not take this method")
         })
         .with_state(state)
-        .layer(middleware::from_fn(preconditions::idempotency_key))
+        .layer(axum::middleware::from_fn(preconditions::idempotency_key))
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
-        .layer(middleware::from_fn_with_state(timeout, time_limit))
+        .layer(axum::middleware::from_fn_with_state(timeout, middleware::time_limit))
         .layer(CatchPanicLayer::custom(|_| {
             let mut response = Error::Internal(String::new()).into_response();
             response.extensions_mut().insert(InternalCause("handler panicked".into()));
             response
         }))
-        .layer(middleware::from_fn(log))
+        .layer(axum::middleware::from_fn(middleware::log))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
-}
-
-/// A request that takes longer than the configured timeout (plus a long poll's `wait`) answers
-/// 503 `unavailable`.
-async fn time_limit(State(limit): State<Duration>, request: Request, next: Next) -> Response {
-    let limit = limit + team_views::long_poll_wait(&request);
-    match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => Error::Unavailable.into_response(),
-    }
-}
-
-/// Logs each request once, inside a span carrying its request id and route; a 500's cause is
-/// logged here and nowhere else. Counts and times it in the metrics, with its refusal's code.
-async fn log(request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let request_id = request
-        .extensions()
-        .get::<RequestId>()
-        .and_then(|id| id.header_value().to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
-    let route = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
-    let method = request.method().clone();
-    let span = tracing::info_span!("request", %method, route = route.as_deref().unwrap_or("-"), %request_id);
-    let handled = error::REQUEST_ID.scope(request_id.clone(), next.run(request));
-    let response = tracing::Instrument::instrument(handled, span.clone()).await;
-    let _entered = span.enter();
-    let status = response.status().as_u16();
-    let elapsed = started.elapsed();
-    let latency_ms = elapsed.as_secs_f64() * 1000.0;
-    let code = response.extensions().get::<ProblemCode>().map(|c| c.0.as_str());
-    crate::metrics::record_request(method.as_str(), route.as_deref(), status, elapsed, code);
-    match response.extensions().get::<InternalCause>() {
-        Some(cause) => tracing::error!(status, latency_ms, cause = %cause.0, "request failed"),
-        None => tracing::info!(status, latency_ms, "request"),
-    }
-    response
 }
 
 /// Documents the bearer scheme and the errors every `/v1` route may answer, so each handler

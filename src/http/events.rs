@@ -1,4 +1,4 @@
-//! Team-wide views: lockouts, escalations, checks and the event feed.
+//! The team's event log: a page, a long poll, and Server-Sent Events.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -15,97 +15,14 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::events::{self, MAX_WAIT};
-use crate::app::{check, reads};
 use crate::error::{Error, Result};
-use crate::http::extract::{Json, Path, Query};
-use crate::http::paging::{PageQuery, limit, paginate};
-use crate::http::preconditions;
+use crate::http::extract::{Path, Query};
+use crate::http::paging::limit;
+use crate::http::preconditions::{self};
 use crate::resources::*;
-use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(lockouts))
-        .routes(routes!(escalations))
-        .routes(routes!(check))
-        .routes(routes!(events))
-        .routes(routes!(event_stream))
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct LockoutFilter {
-    /// Only this agent's lockouts.
-    pub agent: Option<String>,
-    /// Only this artifact's lockouts.
-    pub artifact: Option<String>,
-}
-
-/// The team's active lockouts, by artifact and agent.
-#[utoipa::path(get, path = "/v1/teams/{team}/lockouts", tag = "lockouts",
-    params(("team" = String, Path, description = "team id"), LockoutFilter),
-    responses((status = 200, description = "the active lockouts", body = Page<Lockout>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
-async fn lockouts(
-    State(state): State<AppState>,
-    actor: Actor,
-    headers: HeaderMap,
-    Path(team): Path<String>,
-    Query(filter): Query<LockoutFilter>,
-) -> Result<Response> {
-    let (agent, artifact) = (filter.agent.as_deref(), filter.artifact.as_deref());
-    let held = preconditions::held(&headers);
-    let fetched = reads::lockouts(&state.pool, &actor, &team, agent, artifact, held).await?;
-    Ok(preconditions::respond(fetched, |items| Page { items, next_cursor: None }))
-}
-
-/// Open escalations: deadlocked artifacts waiting for the user, with their details.
-#[utoipa::path(get, path = "/v1/teams/{team}/escalations", tag = "escalations",
-    params(("team" = String, Path, description = "team id"), PageQuery),
-    responses((status = 200, description = "a page of open escalations", body = Page<Escalation>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
-async fn escalations(
-    State(state): State<AppState>,
-    actor: Actor,
-    headers: HeaderMap,
-    Path(team): Path<String>,
-    Query(page): Query<PageQuery>,
-) -> Result<Response> {
-    let limit = page.limit()?;
-    let after = page.after()?;
-    let held = preconditions::held(&headers);
-    let fetched = reads::escalations(&state.pool, &actor, &team, after, limit + 1, held).await?;
-    Ok(preconditions::respond(fetched, |rows| {
-        let (items, next_cursor) = paginate(rows, limit, |e| e.id.to_string());
-        Page { items, next_cursor }
-    }))
-}
-
-/// May this agent write this artifact or these files? For spawn-time and write-time hooks.
-#[utoipa::path(post, path = "/v1/teams/{team}/checks", tag = "checks",
-    params(("team" = String, Path, description = "team id")),
-    request_body = CheckInput,
-    responses((status = 200, description = "`allowed`, and each denial with its code", body = CheckResult)))]
-async fn check(
-    State(state): State<AppState>,
-    actor: Actor,
-    Path(team): Path<String>,
-    Json(input): Json<CheckInput>,
-) -> Result<axum::Json<CheckResult>> {
-    let mut fields = Fields::new();
-    fields.slug("agent", &input.agent);
-    if let Some(key) = &input.artifact {
-        fields.key("artifact", key);
-    }
-    let paths = input.paths.as_deref().unwrap_or_default();
-    if paths.len() > 256 {
-        fields.add("paths", "must have at most 256 items");
-    } else {
-        for (i, p) in paths.iter().enumerate() {
-            fields.text(&format!("paths[{i}]"), p, MAX_NAME * 5);
-        }
-    }
-    fields.finish()?;
-    Ok(axum::Json(check::check(&state.pool, &actor, &team, input).await?))
+    OpenApiRouter::new().routes(routes!(events)).routes(routes!(event_stream))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

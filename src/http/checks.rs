@@ -1,0 +1,44 @@
+//! Checks: may this agent write this artifact or these files?
+
+use axum::extract::State;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::AppState;
+use crate::app::actor::Actor;
+use crate::app::check;
+use crate::error::Result;
+use crate::http::extract::{Json, Path};
+use crate::resources::*;
+use crate::validate::{Fields, MAX_NAME};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(check))
+}
+
+/// May this agent write this artifact or these files? For spawn-time and write-time hooks.
+#[utoipa::path(post, path = "/v1/teams/{team}/checks", tag = "checks",
+    params(("team" = String, Path, description = "team id")),
+    request_body = CheckInput,
+    responses((status = 200, description = "`allowed`, and each denial with its code", body = CheckResult)))]
+async fn check(
+    State(state): State<AppState>,
+    actor: Actor,
+    Path(team): Path<String>,
+    Json(input): Json<CheckInput>,
+) -> Result<axum::Json<CheckResult>> {
+    let mut fields = Fields::new();
+    fields.slug("agent", &input.agent);
+    if let Some(key) = &input.artifact {
+        fields.key("artifact", key);
+    }
+    let paths = input.paths.as_deref().unwrap_or_default();
+    if paths.len() > 256 {
+        fields.add("paths", "must have at most 256 items");
+    } else {
+        for (i, p) in paths.iter().enumerate() {
+            fields.text(&format!("paths[{i}]"), p, MAX_NAME * 5);
+        }
+    }
+    fields.finish()?;
+    Ok(axum::Json(check::check(&state.pool, &actor, &team, input).await?))
+}

@@ -1,0 +1,50 @@
+//! What every request passes through: a time limit, and one log line with its metrics.
+
+use std::time::{Duration, Instant};
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use tower_http::request_id::RequestId;
+
+use crate::error::Error;
+use crate::http::error::{self, InternalCause, ProblemCode};
+use crate::http::events;
+
+/// A request that takes longer than the configured timeout (plus a long poll's `wait`) answers
+/// 503 `unavailable`.
+pub async fn time_limit(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    let limit = limit + events::long_poll_wait(&request);
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => Error::Unavailable.into_response(),
+    }
+}
+
+/// Logs each request once, inside a span carrying its request id and route; a 500's cause is
+/// logged here and nowhere else. Counts and times it in the metrics, with its refusal's code.
+pub async fn log(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let request_id = request
+        .extensions()
+        .get::<RequestId>()
+        .and_then(|id| id.header_value().to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let route = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+    let method = request.method().clone();
+    let span = tracing::info_span!("request", %method, route = route.as_deref().unwrap_or("-"), %request_id);
+    let handled = error::REQUEST_ID.scope(request_id.clone(), next.run(request));
+    let response = tracing::Instrument::instrument(handled, span.clone()).await;
+    let _entered = span.enter();
+    let status = response.status().as_u16();
+    let elapsed = started.elapsed();
+    let latency_ms = elapsed.as_secs_f64() * 1000.0;
+    let code = response.extensions().get::<ProblemCode>().map(|c| c.0.as_str());
+    crate::metrics::record_request(method.as_str(), route.as_deref(), status, elapsed, code);
+    match response.extensions().get::<InternalCause>() {
+        Some(cause) => tracing::error!(status, latency_ms, cause = %cause.0, "request failed"),
+        None => tracing::info!(status, latency_ms, "request"),
+    }
+    response
+}

@@ -1,0 +1,120 @@
+//! An artifact's versions and the reviews of each.
+
+use axum::extract::State;
+use axum::response::Response;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::AppState;
+use crate::app::actor::Actor;
+use crate::app::unit::Preconditions;
+use crate::app::{reads, review as reviews, submit_version as versions};
+use crate::error::{Error, Result};
+use crate::http::artifacts::{MAX_REF, version_fields};
+use crate::http::extract::{Json, Path, Query};
+use crate::http::paging::{PageQuery, limit, paginate};
+use crate::http::preconditions::reply;
+use crate::resources::*;
+use crate::validate::{Fields, MAX_TAG, MAX_TEXT};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(submit_version, list_versions))
+        .routes(routes!(get_version))
+        .routes(routes!(review))
+}
+
+/// Submit the next version (R5, R6): the assignee's revision, a supersede by the author of the
+/// version under review, or a new cycle after approval.
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/versions", tag = "versions",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
+    request_body = VersionInput,
+    responses((status = 201, description = "the new version, in review", body = Version),
+              (status = 409, description = "a rule refusal: `agent_locked_out`, `not_assignee`, `rejecting_reviewer_excluded`, `invalid_agent`, `deadlocked`, `invalid_state`",
+               body = crate::http::error::Problem, content_type = "application/problem+json")))]
+async fn submit_version(
+    State(state): State<AppState>,
+    actor: Actor,
+    pre: Preconditions,
+    Path((team, key)): Path<(String, String)>,
+    Json(input): Json<VersionInput>,
+) -> Result<Response> {
+    let mut fields = Fields::new();
+    version_fields(
+        &mut fields,
+        &input.author,
+        input.contributors.as_deref(),
+        input.git_ref.as_deref(),
+        input.summary.as_deref(),
+    );
+    fields.finish()?;
+    Ok(reply(versions::submit_version(&state.pool, &actor, &pre, &team, &key, input).await?))
+}
+
+/// The artifact's versions with their reviews, oldest first.
+#[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}/versions", tag = "versions",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"), PageQuery),
+    responses((status = 200, description = "a page of versions", body = Page<Version>)))]
+async fn list_versions(
+    State(state): State<AppState>,
+    actor: Actor,
+    Path((team, key)): Path<(String, String)>,
+    Query(page): Query<PageQuery>,
+) -> Result<axum::Json<Page<Version>>> {
+    let limit = limit(page.limit)?;
+    let after = match page.cursor.as_deref() {
+        None => 0,
+        Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?,
+    };
+    let rows = reads::versions(&state.pool, &actor, &team, &key, after, limit + 1).await?;
+    let (items, next_cursor) = paginate(rows, limit, |v| v.number.to_string());
+    Ok(axum::Json(Page { items, next_cursor }))
+}
+
+/// One version with its reviews.
+#[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}/versions/{n}", tag = "versions",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
+           ("n" = i32, Path, description = "version number")),
+    responses((status = 200, description = "the version", body = Version)))]
+async fn get_version(
+    State(state): State<AppState>,
+    actor: Actor,
+    Path((team, key, n)): Path<(String, String, i32)>,
+) -> Result<axum::Json<Version>> {
+    Ok(axum::Json(reads::version(&state.pool, &actor, &team, &key, n).await?))
+}
+
+/// Record a verdict on a version (R1–R4, R9, R11). A rejection locks out everyone credited on
+/// the version and may deadlock the artifact.
+#[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/versions/{n}/reviews", tag = "reviews",
+    params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
+           ("n" = i32, Path, description = "version number")),
+    request_body = ReviewInput,
+    responses((status = 201, description = "recorded; the artifact's new status", body = ReviewOutcome),
+              (status = 409, description = "a rule refusal: `not_a_reviewer`, `self_review`, `stale_version`, `stale_ref`, `version_decided`, `duplicate_review`, `locked_out_agent_named`, `invalid_agent`, `rejecting_reviewer_excluded`, `expertise_mismatch`",
+               body = crate::http::error::Problem, content_type = "application/problem+json")))]
+async fn review(
+    State(state): State<AppState>,
+    actor: Actor,
+    pre: Preconditions,
+    Path((team, key, n)): Path<(String, String, i32)>,
+    Json(input): Json<ReviewInput>,
+) -> Result<Response> {
+    let mut fields = Fields::new();
+    fields.slug("reviewer", &input.reviewer);
+    fields.opt_text("ref", input.git_ref.as_deref(), MAX_REF);
+    fields.opt_text("reason", input.reason.as_deref(), MAX_TEXT);
+    if let Some(remedy) = &input.remedy {
+        if let Some(agent) = &remedy.agent {
+            fields.slug("remedy.agent", agent);
+        }
+        fields.labels("remedy.expertise", &remedy.expertise, MAX_TAG);
+    }
+    if let Some(e) = &input.evidence {
+        fields.opt_text("evidence.counter_evidence", e.counter_evidence.as_deref(), MAX_TEXT);
+        fields.opt_text("evidence.violated_requirement", e.violated_requirement.as_deref(), MAX_TEXT);
+        fields.opt_text("evidence.affected_scope", e.affected_scope.as_deref(), MAX_TEXT);
+        fields.opt_text("evidence.approval_condition", e.approval_condition.as_deref(), MAX_TEXT);
+    }
+    fields.finish()?;
+    Ok(reply(reviews::review(&state.pool, &actor, &pre, &team, &key, n, input).await?))
+}
