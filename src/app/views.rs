@@ -1,7 +1,10 @@
 //! The resources the API returns, made from the rows that `store` read or wrote.
 
 use crate::domain::{self, Contributor, Policy, Roster};
-use crate::resources::*;
+use crate::resources::{
+    Agent, AgentKind, AgentLockout, ArtifactStatus, ArtifactSummary, Assignment, Escalation, Lockout, Review,
+    Team, Token, Version,
+};
 use crate::store::agents::{AgentLockoutRow, AgentRow};
 use crate::store::artifacts::{
     ArtifactRow, ContributorRow, EscalationRow, Loaded, LockoutRow, ReviewRow, VersionRecord, VersionRow,

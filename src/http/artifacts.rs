@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{limit, paginate};
 use crate::http::preconditions::{self, reply};
-use crate::resources::*;
+use crate::resources::{ArtifactInput, ArtifactStatus, ArtifactSummary, Page};
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {

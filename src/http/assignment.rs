@@ -11,7 +11,7 @@ use crate::app::{assignment, resolution};
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
-use crate::resources::*;
+use crate::resources::{ArtifactStatus, AssignmentInput, ResolutionInput};
 use crate::validate::{Fields, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -8,7 +8,7 @@ use crate::app::actor::Actor;
 use crate::app::check;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
-use crate::resources::*;
+use crate::resources::{CheckInput, CheckResult};
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {

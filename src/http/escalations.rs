@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::http::extract::{Path, Query};
 use crate::http::paging::{PageQuery, paginate};
 use crate::http::preconditions::{self};
-use crate::resources::*;
+use crate::resources::{Escalation, Page};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(escalations))

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::http::extract::{Path, Query};
 use crate::http::paging::limit;
 use crate::http::preconditions::{self};
-use crate::resources::*;
+use crate::resources::{Event, EventPage};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events)).routes(routes!(event_stream))

@@ -14,7 +14,7 @@ use crate::app::{lift, reads};
 use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::preconditions::{self, reply};
-use crate::resources::*;
+use crate::resources::{ArtifactStatus, LiftInput, Lockout, Page};
 use crate::validate::{Fields, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -13,7 +13,7 @@ use crate::http::artifacts::{MAX_REF, version_fields};
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::http::preconditions::reply;
-use crate::resources::*;
+use crate::resources::{Page, ReviewInput, ReviewOutcome, Version, VersionInput};
 use crate::validate::{Fields, MAX_TAG, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {
