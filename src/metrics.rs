@@ -5,7 +5,7 @@
 //!   `metrics-exporter-prometheus` recorder: requests by route template and status (counted and
 //!   timed by the HTTP middleware), refusals by code, and the protocol's counters. A protocol
 //!   counter is recorded only once its transaction has committed ([`Counted`], emitted by
-//!   `service::write`), so a rolled-back write never counts, and a replay (which runs nothing)
+//!   `app::unit`), so a rolled-back write never counts, and a replay (which runs nothing)
 //!   never counts twice.
 //! - **Read at each scrape**, for this process's pool and the database it uses: the pool's
 //!   connections, and the active lockouts and open escalations. Those two are maintained by

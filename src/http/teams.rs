@@ -6,7 +6,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use crate::app::actor::Actor;
-use crate::app::teams::{self as service, TeamChanges};
+use crate::app::teams::{self, TeamChanges};
 use crate::app::unit::Preconditions;
 use crate::domain::Profile;
 use crate::error::Result;
@@ -65,7 +65,7 @@ async fn put_team(
         profile: policy.profile,
         required_approvals: policy.required_approvals.map(|n| n as i32),
     };
-    Ok(reply(service::put_team(&state.pool, &actor, &pre, &team, changes).await?))
+    Ok(reply(teams::put_team(&state.pool, &actor, &pre, &team, changes).await?))
 }
 
 /// The team and its policy.
@@ -77,5 +77,5 @@ async fn get_team(
     actor: Actor,
     Path(team): Path<String>,
 ) -> Result<axum::Json<Team>> {
-    Ok(axum::Json(service::get_team(&state.pool, &actor, &team).await?.into()))
+    Ok(axum::Json(teams::get_team(&state.pool, &actor, &team).await?.into()))
 }

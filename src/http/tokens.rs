@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::AppState;
 use crate::app::actor::{Actor, Scope};
-use crate::app::teams as service;
+use crate::app::teams;
 use crate::app::unit::Preconditions;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
@@ -51,7 +51,7 @@ async fn create_token(
     fields.text("name", &input.name, MAX_NAME);
     fields.finish()?;
     let (name, agent) = (input.name.trim(), input.agent.as_deref());
-    Ok(reply(service::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?))
+    Ok(reply(teams::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?))
 }
 
 /// The team's live tokens, without secrets.
@@ -63,7 +63,7 @@ async fn list_tokens(
     actor: Actor,
     Path(team): Path<String>,
 ) -> Result<axum::Json<TokenList>> {
-    let tokens = service::list_tokens(&state.pool, &actor, &team).await?;
+    let tokens = teams::list_tokens(&state.pool, &actor, &team).await?;
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
@@ -78,7 +78,7 @@ async fn revoke_token(
     pre: Preconditions,
     Path((team, id)): Path<(String, Uuid)>,
 ) -> Result<Response> {
-    let outcome = service::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
+    let outcome = teams::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
     state.tokens.clear();
     Ok(reply(outcome))
 }

@@ -1,0 +1,288 @@
+//! The reads: each one statement, and so one snapshot.
+
+use serde::Deserialize;
+use sqlx::PgConnection;
+use sqlx::types::Json;
+
+use super::*;
+use crate::domain::{self, Profile, Roster};
+use crate::store::teams;
+
+/// What an artifact's ETag is made of, read alone: the artifact's revision and its team's.
+/// `None` when the team does not exist; an artifact revision of `None` when the artifact does not.
+pub async fn revisions(
+    conn: &mut PgConnection,
+    team: &str,
+    key: &str,
+) -> sqlx::Result<Option<(Option<i64>, i64)>> {
+    sqlx::query_as(
+        "select a.revision, t.revision from teams t left join artifacts a on a.team_id = t.id and a.key = $2
+         where t.id = $1",
+    )
+    .bind(team)
+    .bind(key)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Locks the artifact's row for a write, so writes to one artifact run one at a time (R13), and
+/// its team's row `for share`, so the roster and the policy the write decides on stay as they
+/// are until it commits (a roster or policy change locks that row `for no key update`). `false`
+/// when the artifact (or its team) does not exist. Load the artifact after this, in a statement
+/// of its own: one that waited for a lock still sees what it saw before it waited.
+pub async fn lock(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<bool> {
+    let locked: Option<i32> = sqlx::query_scalar(
+        "select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = $1 and a.key = $2
+         for no key update of a for share of t",
+    )
+    .bind(team)
+    .bind(key)
+    .fetch_optional(conn)
+    .await?;
+    Ok(locked.is_some())
+}
+
+/// An agent of the roster as the statements of this file return it.
+#[derive(Deserialize)]
+struct RosterRow {
+    id: String,
+    active: bool,
+    can_review: bool,
+    can_author: bool,
+    expertise: Vec<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SnapshotRow {
+    profile: Profile,
+    required_approvals: i32,
+    revision: i64,
+    roster: Json<Vec<RosterRow>>,
+    artifact: Option<Json<Loaded>>,
+    locked_paths: Json<Vec<LockedPaths>>,
+}
+
+/// A statement reading a [`Snapshot`]: the team `$1`'s policy, revision and roster (its agents
+/// where `roster` holds), the `artifact` and the `locked_paths`, as JSON. Each kind of load has
+/// a statement of its own rather than one whose parts are switched off by NULL parameters: on
+/// such a statement Postgres plans again at every execution.
+macro_rules! snapshot_sql {
+    (roster: $roster:literal, artifact: $artifact:expr, locked_paths: $locked:expr) => {
+        concat!(
+            "select t.profile, t.required_approvals, t.revision,
+                 coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review,
+                                                             'can_author', g.can_author, 'expertise', g.expertise))
+                           from agents g where g.team_id = t.id",
+            $roster,
+            "), '[]') as roster, ",
+            $artifact,
+            " as artifact, ",
+            $locked,
+            " as locked_paths from teams t where t.id = $1"
+        )
+    };
+}
+
+/// The artifact `$key` of the team `t` with everything the rules and its status need, as JSON.
+macro_rules! artifact_json {
+    ($key:literal) => {
+        concat!(
+            "(select json_build_object(
+                 'artifact', to_json(a),
+                 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version),
+                 'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c
+                                           where c.artifact_id = a.id and c.number = a.current_version), '[]'),
+                 'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r
+                                            join versions v on v.artifact_id = r.artifact_id and v.number = r.number
+                                            where r.artifact_id = a.id and v.cycle = a.cycle), '[]'),
+                 'lockouts', coalesce((select json_agg(x order by x.agent_id) from
+                                           (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
+                                            from lockouts l join reviews r on r.id = l.review_id
+                                            where l.artifact_id = a.id and l.cleared_at is null) x), '[]'),
+                 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null),
+                 'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details)
+                                from escalations e where e.artifact_id = a.id and e.resolved_at is null))
+             from artifacts a where a.team_id = t.id and a.key = ",
+            $key,
+            ")"
+        )
+    };
+}
+
+/// The active lockouts of the agent `$agent` of the team `t`, with their artifacts' paths, as JSON.
+macro_rules! locked_paths_json {
+    ($agent:literal) => {
+        concat!(
+            "coalesce((select json_agg(json_build_object('artifact', p.key, 'paths', p.paths) order by p.key)
+                       from lockouts l join artifacts p on p.id = l.artifact_id
+                       where l.team_id = t.id and l.agent_id = ",
+            $agent,
+            " and l.cleared_at is null and p.state <> 'abandoned'), '[]')"
+        )
+    };
+}
+
+/// The team's policy and roster with the artifact `key`, from one statement; `None` when the
+/// team does not exist. What a status read and a write to the artifact decide on.
+pub async fn load(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<Option<Snapshot>> {
+    let sql = snapshot_sql!(roster: "", artifact: artifact_json!("$2"), locked_paths: "'[]'::json");
+    let row = sqlx::query_as(sql).bind(team).bind(key).fetch_optional(conn).await?;
+    Ok(row.map(SnapshotRow::into_snapshot))
+}
+
+/// The team's policy and roster alone: what creating an artifact decides on.
+pub async fn load_team(conn: &mut PgConnection, team: &str) -> sqlx::Result<Option<Snapshot>> {
+    let sql = snapshot_sql!(roster: "", artifact: "null::json", locked_paths: "'[]'::json");
+    let row = sqlx::query_as(sql).bind(team).fetch_optional(conn).await?;
+    Ok(row.map(SnapshotRow::into_snapshot))
+}
+
+/// What a check of `agent` decides on, from one statement: its locked paths and, when it asks
+/// about the artifact `key`, that artifact and the whole roster; else the roster holds only the
+/// agent. `None` when the team does not exist.
+pub async fn load_check(
+    conn: &mut PgConnection,
+    team: &str,
+    key: Option<&str>,
+    agent: &str,
+) -> sqlx::Result<Option<Snapshot>> {
+    let row = match key {
+        Some(key) => {
+            let sql = snapshot_sql!(roster: "", artifact: artifact_json!("$2"), locked_paths: locked_paths_json!("$3"));
+            sqlx::query_as(sql).bind(team).bind(key).bind(agent).fetch_optional(conn).await?
+        }
+        None => {
+            let sql = snapshot_sql!(roster: " and g.id = $2", artifact: "null::json", locked_paths: locked_paths_json!("$2"));
+            sqlx::query_as(sql).bind(team).bind(agent).fetch_optional(conn).await?
+        }
+    };
+    Ok(row.map(SnapshotRow::into_snapshot))
+}
+
+impl SnapshotRow {
+    fn into_snapshot(self) -> Snapshot {
+        let roster = self.roster.0.into_iter().map(|a| {
+            let agent = domain::Agent {
+                id: a.id.clone(),
+                active: a.active,
+                can_review: a.can_review,
+                can_author: a.can_author,
+                expertise: a.expertise.into_iter().collect(),
+            };
+            (a.id, agent)
+        });
+        Snapshot {
+            policy: teams::policy(self.profile, self.required_approvals),
+            team_revision: self.revision,
+            roster: Roster(roster.collect()),
+            artifact: self.artifact.map(|a| a.0),
+            locked_paths: self.locked_paths.0,
+        }
+    }
+}
+
+/// The artifact's versions after `after` in number order, each with its contributors and
+/// reviews, in one statement; `None` when the artifact does not exist.
+pub async fn versions(
+    conn: &mut PgConnection,
+    team: &str,
+    key: &str,
+    after: i32,
+    limit: i64,
+) -> sqlx::Result<Option<Vec<VersionRecord>>> {
+    let page: Option<Json<Vec<VersionRecord>>> = sqlx::query_scalar(
+        "select coalesce((select json_agg(x order by x.number) from
+                    (select v.number, v.cycle, v.author, v.git_ref, v.summary, v.submitted_at,
+                         coalesce((select json_agg(c order by c.position) from version_contributors c
+                                   where c.artifact_id = v.artifact_id and c.number = v.number), '[]') as contributors,
+                         coalesce((select json_agg(r order by r.id) from reviews r
+                                   where r.artifact_id = v.artifact_id and r.number = v.number), '[]') as reviews
+                     from versions v where v.artifact_id = a.id and v.number > $3 order by v.number limit $4) x), '[]')
+         from artifacts a where a.team_id = $1 and a.key = $2",
+    )
+    .bind(team)
+    .bind(key)
+    .bind(after)
+    .bind(limit)
+    .fetch_optional(conn)
+    .await?;
+    Ok(page.map(|p| p.0))
+}
+
+/// Active lockouts of the team, optionally of one artifact and/or one agent.
+pub async fn active_lockouts(
+    conn: &mut PgConnection,
+    team: &str,
+    artifact: Option<&str>,
+    agent: Option<&str>,
+) -> sqlx::Result<Vec<LockoutRow>> {
+    sqlx::query_as(
+        "select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
+         from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id
+         where l.team_id = $1 and l.cleared_at is null
+           and ($2::text is null or a.key = $2) and ($3::text is null or l.agent_id = $3)
+         order by a.key, l.agent_id",
+    )
+    .bind(team)
+    .bind(artifact)
+    .bind(agent)
+    .fetch_all(conn)
+    .await
+}
+
+/// Whether the team has an artifact with this key.
+pub async fn exists(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select exists (select 1 from artifacts where team_id = $1 and key = $2)")
+        .bind(team)
+        .bind(key)
+        .fetch_one(conn)
+        .await
+}
+
+/// Open escalations of the team, in opening order after `after`.
+pub async fn open_escalations(
+    conn: &mut PgConnection,
+    team: &str,
+    after: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<EscalationRow>> {
+    sqlx::query_as(
+        "select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id
+         where e.team_id = $1 and e.resolved_at is null and e.id > $2
+         order by e.id limit $3",
+    )
+    .bind(team)
+    .bind(after)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// A page of the team's artifacts in key order, filtered by state and by an agent who
+/// authored a version or is locked out.
+pub async fn list(
+    conn: &mut PgConnection,
+    team: &str,
+    state: Option<&str>,
+    agent: Option<&str>,
+    cursor: Option<&str>,
+    limit: i64,
+) -> sqlx::Result<Vec<ArtifactRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        artifact_columns!(),
+        " from artifacts a where a.team_id = $1 and ($2::text is null or a.state = $2)
+           and ($3::text is null
+                or exists (select 1 from versions v where v.artifact_id = a.id and v.author = $3)
+                or exists (select 1 from lockouts l where l.artifact_id = a.id and l.agent_id = $3 and l.cleared_at is null))
+           and ($4::text is null or a.key > $4)
+         order by a.key limit $5"
+    ))
+    .bind(team)
+    .bind(state)
+    .bind(agent)
+    .bind(cursor)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
