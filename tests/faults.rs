@@ -9,15 +9,16 @@
 //! itself. Afterwards the database is read directly: every acknowledged write is there, exactly
 //! once, and nothing is half-applied.
 
+mod process;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::http::{Method, Request, header};
-use http_body_util::{BodyExt, Full};
-use hyper_util::rt::TokioIo;
+use hyper::Method;
+use process::{Client, Reply, Serve, Server, free_port};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
@@ -67,10 +68,6 @@ fn postgres_bin() -> PathBuf {
         .max()
         .expect("a PostgreSQL version with bin/pg_ctl under /usr/lib/postgresql");
     root.join(version.to_string()).join("bin")
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// How to run `pg_ctl` on the cluster; cloned into blocking tasks.
@@ -163,144 +160,6 @@ impl Drop for Postgres {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The service, and a small HTTP client.
-
-/// A `reviewlock serve` process, killed on drop; its stderr (JSON logs) goes to a file.
-struct Server {
-    child: Child,
-    port: u16,
-    log: PathBuf,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    fn spawn(database_url: &str, log: PathBuf) -> Self {
-        let port = free_port();
-        let child = Command::new(env!("CARGO_BIN_EXE_reviewlock"))
-            .arg("serve")
-            .env("DATABASE_URL", database_url)
-            .env("REVIEWLOCK_LISTEN", format!("127.0.0.1:{port}"))
-            .env("REVIEWLOCK_ADMIN_TOKEN", ADMIN)
-            .env("REVIEWLOCK_RATE_LIMIT", "0")
-            .env("REVIEWLOCK_DB_ACQUIRE_TIMEOUT", "1s")
-            .env("REVIEWLOCK_LOG_FORMAT", "json")
-            // Warnings, and the event listener's (re)connections.
-            .env("RUST_LOG", "warn,reviewlock::store::listener=debug")
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap();
-        Server { child, port, log }
-    }
-
-    fn alive(&mut self) -> bool {
-        self.child.try_wait().unwrap().is_none()
-    }
-
-    fn log_lines_containing(&self, text: &str) -> usize {
-        std::fs::read_to_string(&self.log).unwrap_or_default().lines().filter(|l| l.contains(text)).count()
-    }
-}
-
-#[derive(Debug)]
-struct Reply {
-    status: u16,
-    body: Value,
-    content_type: String,
-    replayed: bool,
-    elapsed: Duration,
-}
-
-impl Reply {
-    fn code(&self) -> &str {
-        self.body["code"].as_str().unwrap_or_default()
-    }
-
-    /// A 503 as it must be while the database is down.
-    fn is_unavailable(&self) -> bool {
-        self.status == 503 && self.code() == "unavailable" && self.content_type == "application/problem+json"
-    }
-}
-
-#[derive(Clone, Copy)]
-struct Client {
-    port: u16,
-}
-
-impl Client {
-    /// One request on its own connection, as `reviewlock check` asks. `Err` when the server
-    /// could not be reached or did not answer within [`HANG`].
-    async fn send(
-        &self,
-        method: Method,
-        path: &str,
-        token: Option<&str>,
-        body: Option<&Value>,
-        idempotency_key: Option<&str>,
-    ) -> Result<Reply, String> {
-        let started = Instant::now();
-        let exchange = async {
-            let mut request = Request::builder()
-                .method(method.clone())
-                .uri(path)
-                .header(header::HOST, format!("127.0.0.1:{}", self.port));
-            if let Some(token) = token {
-                request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-            }
-            if let Some(key) = idempotency_key {
-                request = request.header("idempotency-key", key);
-            }
-            let bytes = match body {
-                Some(v) => {
-                    request = request.header(header::CONTENT_TYPE, "application/json");
-                    v.to_string()
-                }
-                None => String::new(),
-            };
-            let request = request.body(Full::new(bytes::Bytes::from(bytes))).map_err(|e| e.to_string())?;
-            let stream =
-                tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await.map_err(|e| e.to_string())?;
-            let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                .await
-                .map_err(|e| e.to_string())?;
-            tokio::spawn(connection);
-            let response = sender.send_request(request).await.map_err(|e| e.to_string())?;
-            let status = response.status().as_u16();
-            let header = |name| {
-                response.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned()
-            };
-            let content_type = header(header::CONTENT_TYPE.as_str());
-            let replayed = header("idempotency-replayed") == "true";
-            let bytes = response.into_body().collect().await.map_err(|e| e.to_string())?.to_bytes();
-            let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-            Ok::<_, String>(Reply { status, body, content_type, replayed, elapsed: Duration::ZERO })
-        };
-        match tokio::time::timeout(HANG, exchange).await {
-            Ok(Ok(reply)) => Ok(Reply { elapsed: started.elapsed(), ..reply }),
-            Ok(Err(e)) => Err(format!("{method} {path}: {e}")),
-            Err(_) => Err(format!("{method} {path}: no answer within {HANG:?} (a hang)")),
-        }
-    }
-
-    async fn get(&self, path: &str, token: Option<&str>) -> Result<Reply, String> {
-        self.send(Method::GET, path, token, None, None).await
-    }
-
-    /// A setup request that must succeed.
-    async fn must(&self, method: Method, path: &str, token: &str, body: Value) -> Value {
-        let reply = self.send(method, path, Some(token), Some(&body), None).await.unwrap();
-        assert!((200..300).contains(&reply.status), "{path}: {} {}", reply.status, reply.body);
-        reply.body
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // The writers.
 
 /// An acknowledged (2xx) write.
@@ -364,7 +223,8 @@ async fn write(
     let mut retried = false;
     loop {
         let down = tally.down.load(Ordering::SeqCst);
-        let reply = match client.send(Method::POST, path, Some(token), Some(&body), Some(key)).await {
+        let request = client.request(Method::POST, path).bearer(token).header("idempotency-key", key);
+        let reply = match request.json(body.clone()).send().await {
             Ok(reply) => reply,
             Err(e) => {
                 tally.fail(e);
@@ -373,19 +233,19 @@ async fn write(
         };
         tally.timed(down, &reply, path);
         if (200..300).contains(&reply.status) {
-            if reply.replayed {
+            if reply.header("idempotency-replayed") == "true" {
                 assert!(retried, "a first attempt was replayed: {path}");
                 tally.replayed.fetch_add(1, Ordering::SeqCst);
             }
             return Some(reply.body);
         }
-        if reply.is_unavailable() {
+        if reply.is_problem(503, "unavailable") {
             tally.unavailable.fetch_add(1, Ordering::SeqCst);
             retried = true;
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         }
-        tally.fail(format!("POST {path}: {} {} {}", reply.status, reply.content_type, reply.body));
+        tally.fail(format!("POST {path}: {} {} {}", reply.status, reply.header("content-type"), reply.body));
         return None;
     }
 }
@@ -451,20 +311,6 @@ async fn writer(client: Client, tally: Arc<Tally>, token: String, id: usize) {
 // ---------------------------------------------------------------------------------------------
 // The test.
 
-/// Polls `/readyz` until it answers 200; returns how long it took, or `None` past `within`.
-async fn until_ready(client: Client, within: Duration) -> Option<Duration> {
-    let started = Instant::now();
-    while started.elapsed() < within {
-        if let Ok(reply) = client.get("/readyz", None).await
-            && reply.status == 200
-        {
-            return Some(started.elapsed());
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    None
-}
-
 /// Waits until the writers acknowledged `more` writes after now; `false` past `within`.
 async fn until_acked(tally: &Tally, more: u64, within: Duration) -> bool {
     let from = tally.acked.load(Ordering::SeqCst);
@@ -484,36 +330,34 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
     // Dropped in reverse order: the server first, then Postgres, even on a failed assertion.
     let pg = Postgres::init();
     pg.start().await;
-    let mut server = Server::spawn(&pg.url(), pg.dir.path().join("reviewlock.log"));
-    let client = Client { port: server.port };
-    assert!(
-        until_ready(client, Duration::from_secs(30)).await.is_some(),
-        "the server did not become ready; its log:\n{}",
-        std::fs::read_to_string(&server.log).unwrap_or_default()
-    );
+    let mut server = Serve::new(&pg.url(), ADMIN)
+        .envs(&[
+            ("REVIEWLOCK_RATE_LIMIT", "0"),
+            ("REVIEWLOCK_DB_ACQUIRE_TIMEOUT", "1s"),
+            ("REVIEWLOCK_LOG_FORMAT", "json"),
+            // Warnings, and the event listener's (re)connections.
+            ("RUST_LOG", "warn,reviewlock::store::listener=debug"),
+        ])
+        .log(pg.dir.path().join("reviewlock.log"))
+        .start()
+        .await;
+    let client = server.client().timeout(HANG);
 
     // A team, a coordinator token, engineers and reviewers.
     let team = format!("/v1/teams/{TEAM}");
-    client.must(Method::PUT, &team, ADMIN, json!({ "display_name": "Faults" })).await;
-    let token = client
-        .must(
-            Method::POST,
-            &format!("{team}/tokens"),
-            ADMIN,
-            json!({ "name": "writers", "scope": "coordinator" }),
-        )
-        .await["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let put = |path: &str, token: &str, body: Value| {
+        client.request(Method::PUT, path).bearer(token).json(body).must()
+    };
+    put(&team, ADMIN, json!({ "display_name": "Faults" })).await;
+    let body = json!({ "name": "writers", "scope": "coordinator" });
+    let created = client.request(Method::POST, &format!("{team}/tokens")).bearer(ADMIN).json(body);
+    let token = created.must().await.body["token"].as_str().unwrap().to_owned();
     for e in 0..ENGINEERS {
-        client
-            .must(Method::PUT, &format!("{team}/agents/eng-{e}"), &token, json!({ "roles": ["engineer"] }))
-            .await;
+        put(&format!("{team}/agents/eng-{e}"), &token, json!({ "roles": ["engineer"] })).await;
     }
     for r in 0..2 {
         let body = json!({ "roles": ["tester"], "can_review": true, "can_author": false });
-        client.must(Method::PUT, &format!("{team}/agents/rev-{r}"), &token, body).await;
+        put(&format!("{team}/agents/rev-{r}"), &token, body).await;
     }
 
     let tally = Arc::new(Tally::default());
@@ -536,14 +380,24 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         let stopped = Instant::now();
 
         // While it is down: not ready, but alive; reads and writes answer 503 promptly.
-        let ready = client.get("/readyz", None).await.unwrap();
+        let ready = client.get("/readyz").send().await.unwrap();
         tally.timed(true, &ready, "/readyz");
-        assert!(ready.is_unavailable(), "fault {fault}: /readyz answered {} {}", ready.status, ready.body);
-        let health = client.get("/healthz", None).await.unwrap();
+        assert!(
+            ready.is_problem(503, "unavailable"),
+            "fault {fault}: /readyz answered {} {}",
+            ready.status,
+            ready.body
+        );
+        let health = client.get("/healthz").send().await.unwrap();
         assert_eq!(health.status, 200, "fault {fault}: /healthz while the database is down");
-        let read = client.get(&format!("{team}/artifacts/w0-0"), Some(&token)).await.unwrap();
+        let read = client.get(&format!("{team}/artifacts/w0-0")).bearer(&token).send().await.unwrap();
         tally.timed(true, &read, "GET artifact");
-        assert!(read.is_unavailable(), "fault {fault}: a read answered {} {}", read.status, read.body);
+        assert!(
+            read.is_problem(503, "unavailable"),
+            "fault {fault}: a read answered {} {}",
+            read.status,
+            read.body
+        );
         while stopped.elapsed() < DOWN_FOR {
             assert!(server.alive(), "fault {fault}: the server exited while the database was down");
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -555,7 +409,7 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         pg.start().await;
         last_restart = Instant::now();
         tally.down.store(false, Ordering::SeqCst);
-        let Some(recovered) = until_ready(client, Duration::from_secs(15)).await else {
+        let Some(recovered) = server.until_ready(Duration::from_secs(15)).await else {
             panic!("fault {fault}: /readyz did not answer 200 within 15 s of Postgres starting again");
         };
         assert!(
@@ -582,7 +436,7 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         (listening(&server), server.log_lines_containing("the event listener lost its connection"));
     // An upper bound: polled after the last recovery was checked.
     let relistened_after = last_restart.elapsed();
-    for line in std::fs::read_to_string(&server.log).unwrap_or_default().lines() {
+    for line in server.log_text().lines() {
         if line.contains("reviewlock::store::listener") {
             eprintln!("faults: server log: {line}");
         }
@@ -607,14 +461,12 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
             let path = format!("{team}/events?after={seq}&wait=30");
             tokio::spawn(async move {
                 let started = Instant::now();
-                (client.get(&path, Some(&token)).await, started)
+                (client.get(&path).bearer(&token).send().await, started)
             })
         };
         tokio::time::sleep(Duration::from_millis(500)).await;
         // Writers are still running: they commit events; one more write makes sure.
-        client
-            .must(Method::PUT, &format!("{team}/agents/eng-late"), &token, json!({ "roles": ["engineer"] }))
-            .await;
+        put(&format!("{team}/agents/eng-late"), &token, json!({ "roles": ["engineer"] })).await;
         let (reply, polled) = poll.await.unwrap();
         let reply = reply.unwrap();
         assert_eq!(reply.status, 200, "{}", reply.body);

@@ -10,18 +10,14 @@
 //!
 //! Run with `--nocapture` to see the figures each test prints.
 
-#[allow(dead_code)]
 mod process;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use http_body_util::{BodyExt, Full};
-use hyper::header::HeaderMap;
-use hyper_util::rt::TokioIo;
-use process::database_url;
+use hyper::Method;
+use process::{Client, Reply, Serve, Server, database_url};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
@@ -36,111 +32,19 @@ const EVERYONE: [&str; 8] = ["a0", "a1", "a2", "a3", "a4", "a5", "r0", "r1"];
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-/// A `reviewlock serve` process; killed on drop unless it already exited.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-/// Starts a server on a free port and waits until `/readyz` answers 200.
+/// Starts a server on the test database and waits until it is ready.
 async fn start(database: &str, extra_env: &[(&str, &str)]) -> Server {
-    let port = free_port();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_reviewlock"));
-    command
-        .arg("serve")
-        .env("DATABASE_URL", database)
-        .env("REVIEWLOCK_LISTEN", format!("127.0.0.1:{port}"))
-        .env("REVIEWLOCK_ADMIN_TOKEN", ADMIN)
-        .env("REVIEWLOCK_RATE_LIMIT", "0")
-        // Three replicas and other tests share Postgres' 100 connections.
-        .env("REVIEWLOCK_DB_MAX_CONNECTIONS", "8")
-        .env("REVIEWLOCK_LOG_FORMAT", "json")
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for (k, v) in extra_env {
-        command.env(k, v);
-    }
-    let child = command.spawn().unwrap();
-    let mut server = Server { child, url: format!("http://127.0.0.1:{port}") };
-    let started = Instant::now();
-    loop {
-        if let Ok(r) = http("GET", &format!("{}/readyz", server.url), None, None, &[]).await
-            && r.status == 200
-        {
-            return server;
-        }
-        if let Ok(Some(status)) = server.child.try_wait() {
-            panic!("the server exited at start: {status}");
-        }
-        assert!(started.elapsed() < Duration::from_secs(30), "the server did not become ready");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// HTTP
-
-#[derive(Debug, Clone)]
-struct Resp {
-    status: u16,
-    headers: HeaderMap,
-    body: Value,
-    bytes: Vec<u8>,
-}
-
-/// One request on its own connection (so a restarted or stopping server is seen as it is).
-/// `Err` when no answer came: refused, reset, or no answer within 30 s.
-async fn http(
-    method: &str,
-    url: &str,
-    token: Option<&str>,
-    body: Option<&str>,
-    headers: &[(&str, &str)],
-) -> Result<Resp, String> {
-    let rest = url.strip_prefix("http://").expect("an http:// URL");
-    let (authority, _) = rest.split_once('/').unwrap_or((rest, ""));
-    let send = async {
-        let stream = tokio::net::TcpStream::connect(authority).await.map_err(|e| format!("connect: {e}"))?;
-        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| format!("handshake: {e}"))?;
-        tokio::spawn(connection);
-        let mut request = hyper::Request::builder().method(method).uri(url).header("host", authority);
-        if let Some(token) = token {
-            request = request.header("authorization", format!("Bearer {token}"));
-        }
-        if body.is_some() {
-            request = request.header("content-type", "application/json");
-        }
-        for (k, v) in headers {
-            request = request.header(*k, *v);
-        }
-        let request = request
-            .body(Full::new(bytes::Bytes::from(body.unwrap_or_default().to_owned())))
-            .map_err(|e| e.to_string())?;
-        let response = sender.send_request(request).await.map_err(|e| format!("send: {e}"))?;
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let bytes =
-            response.into_body().collect().await.map_err(|e| format!("body: {e}"))?.to_bytes().to_vec();
-        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Ok(Resp { status, headers, body, bytes })
-    };
-    tokio::time::timeout(Duration::from_secs(30), send)
+    Serve::new(database, ADMIN)
+        .envs(&[
+            ("REVIEWLOCK_RATE_LIMIT", "0"),
+            // Three replicas and other tests share Postgres' 100 connections.
+            ("REVIEWLOCK_DB_MAX_CONNECTIONS", "8"),
+            ("REVIEWLOCK_LOG_FORMAT", "json"),
+            ("RUST_LOG", "warn"),
+        ])
+        .envs(extra_env)
+        .start()
         .await
-        .map_err(|_| "no answer within 30 s".to_owned())?
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,10 +80,10 @@ impl Rng {
 /// What a replay of an acknowledged request needs.
 #[derive(Debug, Clone)]
 struct Sent {
-    method: &'static str,
+    method: Method,
     path: String,
     token: String,
-    body: Option<String>,
+    body: Option<Value>,
     key: String,
 }
 
@@ -210,7 +114,8 @@ struct Ledger {
 }
 
 struct Ctx {
-    urls: Vec<String>,
+    /// One per replica.
+    replicas: Vec<Client>,
     coord: String,
     user: String,
     /// Send an `Idempotency-Key` with about half the writes.
@@ -224,18 +129,19 @@ impl Ctx {
     async fn write(
         &self,
         rng: &mut Rng,
-        method: &'static str,
+        method: Method,
         path: String,
         token: &str,
         body: Option<Value>,
         event: &str,
         artifact: Option<&str>,
-    ) -> Result<Resp, String> {
-        let url = rng.pick(&self.urls).clone();
-        let body = body.map(|b| b.to_string());
+    ) -> Result<Reply, String> {
+        let mut request = rng.pick(&self.replicas).request(method.clone(), &path).bearer(token);
         let key = (self.keys && rng.chance(50)).then(|| format!("k-{:016x}", rng.next()));
-        let headers: Vec<(&str, &str)> = key.iter().map(|k| ("idempotency-key", k.as_str())).collect();
-        let answer = http(method, &format!("{url}{path}"), Some(token), body.as_deref(), &headers).await;
+        if let Some(key) = &key {
+            request = request.header("idempotency-key", key);
+        }
+        let answer = request.json(body.clone()).send().await;
         let mut ledger = self.ledger.lock().unwrap();
         ledger.writes += 1;
         match &answer {
@@ -263,9 +169,8 @@ impl Ctx {
         answer
     }
 
-    async fn read(&self, rng: &mut Rng, path: &str) -> Result<Resp, String> {
-        let url = rng.pick(&self.urls).clone();
-        let answer = http("GET", &format!("{url}{path}"), Some(&self.coord), None, &[]).await;
+    async fn read(&self, rng: &mut Rng, path: &str) -> Result<Reply, String> {
+        let answer = rng.pick(&self.replicas).get(path).bearer(&self.coord).send().await;
         self.ledger.lock().unwrap().reads += 1;
         answer
     }
@@ -273,14 +178,11 @@ impl Ctx {
 
 /// The team: policy `required_approvals: 2`, authors, reviewers, a coordinator and a user token,
 /// and the artifacts, each created by a different author. Every write is recorded as an ack.
-async fn setup(url: &str) -> Ctx {
+async fn setup(client: Client) -> Ctx {
     let mut acks = Vec::new();
     let mut call =
-        async |method: &str, path: &str, token: &str, body: Value, event: &str, artifact: Option<&str>| {
-            let r = http(method, &format!("{url}{path}"), Some(token), Some(&body.to_string()), &[])
-                .await
-                .unwrap();
-            assert!((200..300).contains(&r.status), "setup {method} {path}: {} {}", r.status, r.body);
+        async |method: Method, path: &str, token: &str, body: Value, event: &str, artifact: Option<&str>| {
+            let r = client.request(method, path).bearer(token).json(body).must().await;
             acks.push(Ack {
                 event: event.to_owned(),
                 artifact: artifact.map(str::to_owned),
@@ -293,29 +195,29 @@ async fn setup(url: &str) -> Ctx {
         };
     let team = format!("/v1/teams/{TEAM}");
     let policy = json!({ "policy": { "profile": "standard", "required_approvals": 2 } });
-    call("PUT", &team, ADMIN, policy, "team.created", None).await;
+    call(Method::PUT, &team, ADMIN, policy, "team.created", None).await;
     let mut tokens = Vec::new();
     for scope in ["coordinator", "user"] {
         let body = json!({ "name": scope, "scope": scope });
-        let created = call("POST", &format!("{team}/tokens"), ADMIN, body, "token.created", None).await;
+        let created = call(Method::POST, &format!("{team}/tokens"), ADMIN, body, "token.created", None).await;
         tokens.push(created["token"].as_str().unwrap().to_owned());
     }
     let (coord, user) = (tokens[0].clone(), tokens[1].clone());
     for agent in AUTHORS {
         let expertise: &[&str] = if agent == "a1" || agent == "a3" { &["db"] } else { &[] };
         let body = json!({ "roles": ["engineer"], "expertise": expertise, "can_review": agent == "a5" });
-        call("PUT", &format!("{team}/agents/{agent}"), &coord, body, "agent.created", None).await;
+        call(Method::PUT, &format!("{team}/agents/{agent}"), &coord, body, "agent.created", None).await;
     }
     for agent in ["r0", "r1"] {
         let body = json!({ "roles": ["tester"], "can_review": true, "can_author": false });
-        call("PUT", &format!("{team}/agents/{agent}"), &coord, body, "agent.created", None).await;
+        call(Method::PUT, &format!("{team}/agents/{agent}"), &coord, body, "agent.created", None).await;
     }
     for (i, key) in ARTIFACTS.iter().enumerate() {
         let body = json!({ "key": key, "title": key, "author": AUTHORS[i], "ref": "r1" });
-        call("POST", &format!("{team}/artifacts"), &coord, body, "artifact.created", Some(key)).await;
+        call(Method::POST, &format!("{team}/artifacts"), &coord, body, "artifact.created", Some(key)).await;
     }
     let ledger = Ledger { setup: acks.len(), acks, ..Ledger::default() };
-    Ctx { urls: vec![url.to_owned()], coord, user, keys: false, ledger: Mutex::new(ledger) }
+    Ctx { replicas: vec![client], coord, user, keys: false, ledger: Mutex::new(ledger) }
 }
 
 /// One coordinator: reads an artifact's status, then mostly does what the state allows (75 %),
@@ -377,7 +279,7 @@ async fn coordinator(ctx: Arc<Ctx>, seed: u64, until: Instant, stop_on_error: bo
                 }
                 ctx.write(
                     &mut rng,
-                    "POST",
+                    Method::POST,
                     format!("{art}/versions"),
                     &ctx.coord,
                     Some(body),
@@ -406,7 +308,7 @@ async fn coordinator(ctx: Arc<Ctx>, seed: u64, until: Instant, stop_on_error: bo
                             "reason": "not yet", "remedy": remedy })
                 };
                 let path = format!("{art}/versions/{number}/reviews");
-                ctx.write(&mut rng, "POST", path, &ctx.coord, Some(body), "review", Some(key)).await
+                ctx.write(&mut rng, Method::POST, path, &ctx.coord, Some(body), "review", Some(key)).await
             }
             2 => {
                 let agent = if legal && !eligible.is_empty() {
@@ -417,7 +319,7 @@ async fn coordinator(ctx: Arc<Ctx>, seed: u64, until: Instant, stop_on_error: bo
                 let body = json!({ "agent": agent, "note": "go" });
                 ctx.write(
                     &mut rng,
-                    "POST",
+                    Method::POST,
                     format!("{art}/assignment"),
                     &ctx.coord,
                     Some(body),
@@ -429,7 +331,7 @@ async fn coordinator(ctx: Arc<Ctx>, seed: u64, until: Instant, stop_on_error: bo
             3 => {
                 ctx.write(
                     &mut rng,
-                    "DELETE",
+                    Method::DELETE,
                     format!("{art}/assignment"),
                     &ctx.coord,
                     None,
@@ -454,7 +356,7 @@ async fn coordinator(ctx: Arc<Ctx>, seed: u64, until: Instant, stop_on_error: bo
                 };
                 ctx.write(
                     &mut rng,
-                    "POST",
+                    Method::POST,
                     format!("{art}/resolution"),
                     &token,
                     Some(body),
@@ -472,7 +374,7 @@ async fn coordinator(ctx: Arc<Ctx>, seed: u64, until: Instant, stop_on_error: bo
                 let token = if rng.chance(10) { ctx.coord.clone() } else { ctx.user.clone() };
                 let body = json!({ "reason": "trusted again" });
                 let path = format!("{art}/lockouts/{agent}/lift");
-                ctx.write(&mut rng, "POST", path, &token, Some(body), "lockout.lifted", Some(key)).await
+                ctx.write(&mut rng, Method::POST, path, &token, Some(body), "lockout.lifted", Some(key)).await
             }
         };
         if result.is_err() && stop_on_error {
@@ -870,8 +772,8 @@ fn tally_line(ledger: &Ledger) -> String {
 async fn three_replicas_keep_the_rules(pool: PgPool) {
     let database = database_url(&pool);
     let replicas = [start(&database, &[]).await, start(&database, &[]).await, start(&database, &[]).await];
-    let mut ctx = setup(&replicas[0].url).await;
-    ctx.urls = replicas.iter().map(|s| s.url.clone()).collect();
+    let mut ctx = setup(replicas[0].client()).await;
+    ctx.replicas = replicas.iter().map(Server::client).collect();
     let ctx = Arc::new(ctx);
 
     let until = Instant::now() + Duration::from_secs(10);
@@ -906,7 +808,7 @@ async fn three_replicas_keep_the_rules(pool: PgPool) {
 async fn a_killed_server_loses_no_acknowledged_write(pool: PgPool) {
     let database = database_url(&pool);
     let server = start(&database, &[]).await;
-    let mut ctx = setup(&server.url).await;
+    let mut ctx = setup(server.client()).await;
     ctx.keys = true;
     let ctx = Arc::new(ctx);
 
@@ -915,8 +817,7 @@ async fn a_killed_server_loses_no_acknowledged_write(pool: PgPool) {
         (0..6u64).map(|i| tokio::spawn(coordinator(ctx.clone(), 2000 + i, until, true))).collect();
     tokio::time::sleep(Duration::from_secs(3)).await;
     let mut server = server;
-    server.child.kill().unwrap(); // SIGKILL
-    server.child.wait().unwrap();
+    server.kill();
     for task in tasks {
         tokio::time::timeout(Duration::from_secs(40), task).await.expect("a coordinator hung").unwrap();
     }
@@ -933,10 +834,10 @@ async fn a_killed_server_loses_no_acknowledged_write(pool: PgPool) {
     let mut mismatches = Vec::new();
     for ack in &ledger.acks {
         let Some(sent) = &ack.sent else { continue };
-        let url = format!("{}{}", restarted.url, sent.path);
-        let headers = [("idempotency-key", sent.key.as_str())];
-        let r = http(sent.method, &url, Some(&sent.token), sent.body.as_deref(), &headers).await.unwrap();
-        let flagged = r.headers.get("idempotency-replayed").is_some_and(|v| v == "true");
+        let request = restarted.client().request(sent.method.clone(), &sent.path).bearer(&sent.token);
+        let request = request.header("idempotency-key", &sent.key).json(sent.body.clone());
+        let r = request.send().await.unwrap();
+        let flagged = r.header("idempotency-replayed") == "true";
         if r.status != ack.status || !flagged || r.bytes != ack.bytes {
             mismatches.push(format!(
                 "{} {}: {} {} (replayed: {flagged})",
@@ -964,7 +865,7 @@ async fn sigterm_drains_an_in_flight_write(pool: PgPool) {
     let database = database_url(&pool);
     let drain = Duration::from_secs(10);
     let mut server = start(&database, &[("REVIEWLOCK_SHUTDOWN_TIMEOUT", "10s")]).await;
-    let ctx = setup(&server.url).await;
+    let ctx = setup(server.client()).await;
 
     // Hold m0's row so the review waits inside its transaction.
     let mut holder = pool.begin().await.unwrap();
@@ -973,10 +874,10 @@ async fn sigterm_drains_an_in_flight_write(pool: PgPool) {
         .execute(&mut *holder)
         .await
         .unwrap();
-    let url = format!("{}/v1/teams/{TEAM}/artifacts/m0/versions/1/reviews", server.url);
-    let body = json!({ "reviewer": "r0", "verdict": "approve" }).to_string();
-    let coord = ctx.coord.clone();
-    let in_flight = tokio::spawn(async move { http("POST", &url, Some(&coord), Some(&body), &[]).await });
+    let path = format!("/v1/teams/{TEAM}/artifacts/m0/versions/1/reviews");
+    let body = json!({ "reviewer": "r0", "verdict": "approve" });
+    let review = server.client().request(Method::POST, &path).bearer(&ctx.coord).json(body);
+    let in_flight = tokio::spawn(review.send());
     // Wait until the review's transaction is blocked on the lock.
     let started = Instant::now();
     loop {
@@ -993,15 +894,12 @@ async fn sigterm_drains_an_in_flight_write(pool: PgPool) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 
-    let pid = server.child.id().to_string();
-    let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-    assert!(sent.success());
+    server.terminate();
     let signalled = Instant::now();
 
     // New connections are turned away: refused, or answered 503.
-    let health = format!("{}/healthz", server.url);
     let turned_away = loop {
-        match http("GET", &health, None, None, &[]).await {
+        match server.client().get("/healthz").send().await {
             Err(e) => break e,
             Ok(r) if r.status == 503 => break "503".to_owned(),
             Ok(_) => {}
@@ -1026,7 +924,7 @@ async fn sigterm_drains_an_in_flight_write(pool: PgPool) {
 
     // The process exits by itself, successfully, within the drain timeout (plus a margin).
     let exit = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
+        if let Some(status) = server.exited() {
             break status;
         }
         assert!(
@@ -1064,22 +962,26 @@ async fn a_token_revoked_through_one_replica_is_refused_by_another_within_the_tt
     let ttl = Duration::from_secs(1);
     let a = start(&database, &[("REVIEWLOCK_TOKEN_CACHE_TTL", "1s")]).await;
     let b = start(&database, &[("REVIEWLOCK_TOKEN_CACHE_TTL", "1s")]).await;
-    let ctx = setup(&a.url).await;
+    let ctx = setup(a.client()).await;
     let team = format!("/v1/teams/{TEAM}");
-    let read = async |server: &Server| {
-        http("GET", &format!("{}{team}", server.url), Some(&ctx.coord), None, &[]).await.unwrap().status
-    };
+    let read =
+        async |server: &Server| server.client().get(&team).bearer(&ctx.coord).send().await.unwrap().status;
     // Both replicas have authenticated the token, so both hold it.
     assert_eq!(read(&a).await, 200);
     assert_eq!(read(&b).await, 200);
-    let tokens = http("GET", &format!("{}{team}/tokens", a.url), Some(ADMIN), None, &[]).await.unwrap();
+    let tokens = a.client().get(&format!("{team}/tokens")).bearer(ADMIN).send().await.unwrap();
     let id =
         tokens.body["items"].as_array().unwrap().iter().find(|t| t["name"] == "coordinator").unwrap()["id"]
             .as_str()
             .unwrap()
             .to_owned();
-    let revoked =
-        http("DELETE", &format!("{}{team}/tokens/{id}", a.url), Some(ADMIN), None, &[]).await.unwrap();
+    let revoked = a
+        .client()
+        .request(Method::DELETE, &format!("{team}/tokens/{id}"))
+        .bearer(ADMIN)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(revoked.status, 204);
     let at = Instant::now();
     assert_eq!(read(&a).await, 401, "the replica that revoked refuses the token at once");
