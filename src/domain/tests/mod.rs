@@ -1,0 +1,512 @@
+//! The protocol's rules, unit-tested: PROTOCOL §3 (every state × action), §4 (R1–R11 as far as
+//! the domain decides them) and §6 (the seed's examples). Each test builds a small team and one
+//! artifact, drives the `decide_*` functions the way the service does (a [`World`] applies each
+//! accepted decision to the artifact, as the service writes it), and asserts the outcome or the
+//! refusal's `code` — never its message.
+
+use std::collections::BTreeSet;
+
+use super::*;
+
+use ContributorRole::{Advisor, CoAuthor, Pair};
+
+// ---------------------------------------------------------------------------------------------
+// Agents and teams
+// ---------------------------------------------------------------------------------------------
+
+/// An active agent who may author and may not review.
+fn author(id: &str) -> Agent {
+    Agent { id: id.to_owned(), active: true, can_review: false, can_author: true, expertise: BTreeSet::new() }
+}
+
+/// An active reviewer who may not author.
+fn reviewer(id: &str) -> Agent {
+    Agent { can_review: true, can_author: false, ..author(id) }
+}
+
+trait AgentTweaks {
+    fn retired(self) -> Self;
+    fn also_reviews(self) -> Self;
+    fn expert_in(self, tags: &[&str]) -> Self;
+}
+
+impl AgentTweaks for Agent {
+    fn retired(self) -> Self {
+        Agent { active: false, ..self }
+    }
+
+    fn also_reviews(self) -> Self {
+        Agent { can_review: true, ..self }
+    }
+
+    fn expert_in(self, tags: &[&str]) -> Self {
+        Agent { expertise: tags.iter().map(|t| t.to_string()).collect(), ..self }
+    }
+}
+
+fn team(agents: impl IntoIterator<Item = Agent>) -> Roster {
+    Roster(agents.into_iter().map(|a| (a.id.clone(), a)).collect())
+}
+
+/// Authors A, B, C and D; reviewers Q and R, who may not author; L, a lead who reviews and may
+/// also author.
+fn standard_team() -> Roster {
+    team([
+        author("A"),
+        author("B"),
+        author("C"),
+        author("D"),
+        reviewer("Q"),
+        reviewer("R"),
+        author("L").also_reviews(),
+    ])
+}
+
+/// PROTOCOL §6 Example 3: exactly three authors A, B and C, and a reviewer Q who cannot author.
+fn example_3_team() -> Roster {
+    team([author("A"), author("B"), author("C"), reviewer("Q")])
+}
+
+fn standard() -> Policy {
+    Policy::default()
+}
+
+fn waza() -> Policy {
+    Policy { profile: Profile::Waza, ..Policy::default() }
+}
+
+fn needing_approvals(profile: Profile, required_approvals: u32) -> Policy {
+    Policy { profile, required_approvals }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+/// A version as a coordinator submits it.
+#[derive(Debug, Clone)]
+struct Submission {
+    author: String,
+    contributors: Vec<Contributor>,
+    git_ref: Option<String>,
+}
+
+fn by(author: &str) -> Submission {
+    Submission { author: author.to_owned(), contributors: Vec::new(), git_ref: None }
+}
+
+impl Submission {
+    fn with(mut self, role: ContributorRole, agent: &str) -> Self {
+        self.contributors.push(Contributor { agent: agent.to_owned(), role });
+        self
+    }
+
+    fn at_ref(mut self, git_ref: &str) -> Self {
+        self.git_ref = Some(git_ref.to_owned());
+        self
+    }
+
+    fn credits(&self) -> Credits<'_> {
+        Credits { author: &self.author, contributors: &self.contributors }
+    }
+
+    fn into_version(self, number: i32) -> Version {
+        Version {
+            number,
+            author: self.author,
+            contributors: self.contributors,
+            git_ref: self.git_ref,
+            approvals: BTreeSet::new(),
+            rejections: BTreeSet::new(),
+        }
+    }
+}
+
+const EVIDENCE_FIELDS: [&str; 4] =
+    ["counter_evidence", "violated_requirement", "affected_scope", "approval_condition"];
+
+fn evidence_field<'a>(evidence: &'a mut Evidence, name: &str) -> &'a mut Option<String> {
+    match name {
+        "counter_evidence" => &mut evidence.counter_evidence,
+        "violated_requirement" => &mut evidence.violated_requirement,
+        "affected_scope" => &mut evidence.affected_scope,
+        "approval_condition" => &mut evidence.approval_condition,
+        other => panic!("no evidence field {other}"),
+    }
+}
+
+fn full_evidence() -> Evidence {
+    let mut evidence = Evidence::default();
+    for name in EVIDENCE_FIELDS {
+        *evidence_field(&mut evidence, name) = Some(format!("the {name}"));
+    }
+    evidence
+}
+
+fn reassign() -> Remedy {
+    Remedy { action: RemedyAction::Reassign, agent: None, expertise: Vec::new() }
+}
+
+/// A verdict as a coordinator posts it; it targets the current version unless told otherwise.
+#[derive(Debug, Clone)]
+struct Review {
+    reviewer: String,
+    version: Option<i32>,
+    verdict: Verdict,
+    git_ref: Option<String>,
+    reason: Option<String>,
+    remedy: Option<Remedy>,
+    evidence: Option<Evidence>,
+}
+
+fn approve(reviewer: &str) -> Review {
+    Review {
+        reviewer: reviewer.to_owned(),
+        version: None,
+        verdict: Verdict::Approve,
+        git_ref: None,
+        reason: None,
+        remedy: None,
+        evidence: None,
+    }
+}
+
+/// A complete rejection: a reason, a `reassign` remedy naming nobody, and all four parts of the
+/// waza evidence (which the standard profile ignores).
+fn reject(reviewer: &str) -> Review {
+    Review {
+        verdict: Verdict::Reject,
+        reason: Some("error handling is missing".to_owned()),
+        remedy: Some(reassign()),
+        evidence: Some(full_evidence()),
+        ..approve(reviewer)
+    }
+}
+
+impl Review {
+    fn of_version(mut self, number: i32) -> Self {
+        self.version = Some(number);
+        self
+    }
+
+    fn at_ref(mut self, git_ref: &str) -> Self {
+        self.git_ref = Some(git_ref.to_owned());
+        self
+    }
+
+    /// The agent the remedy recommends (R3, R4).
+    fn naming(mut self, agent: &str) -> Self {
+        self.remedy.get_or_insert_with(reassign).agent = Some(agent.to_owned());
+        self
+    }
+
+    fn escalating(mut self, expertise: &[&str]) -> Self {
+        let remedy = self.remedy.get_or_insert_with(reassign);
+        remedy.action = RemedyAction::Escalate;
+        remedy.expertise = expertise.iter().map(|t| t.to_string()).collect();
+        self
+    }
+
+    fn with_reason(mut self, reason: Option<&str>) -> Self {
+        self.reason = reason.map(str::to_owned);
+        self
+    }
+
+    fn with_remedy(mut self, remedy: Option<Remedy>) -> Self {
+        self.remedy = remedy;
+        self
+    }
+
+    fn without_evidence(mut self) -> Self {
+        self.evidence = None;
+        self
+    }
+
+    fn with_evidence_field(mut self, name: &str, value: Option<&str>) -> Self {
+        *evidence_field(self.evidence.get_or_insert_with(Evidence::default), name) = value.map(str::to_owned);
+        self
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A world: one artifact of one team, changed only by accepted decisions
+// ---------------------------------------------------------------------------------------------
+
+/// One artifact and its team. Each action asks the rules and, when they accept, applies the
+/// outcome as the service writes it; a refusal changes nothing.
+#[derive(Debug, Clone)]
+struct World {
+    roster: Roster,
+    policy: Policy,
+    artifact: Artifact,
+}
+
+impl World {
+    /// A new artifact with its first version, as `POST …/artifacts` writes it.
+    fn start(roster: Roster, policy: Policy, first: Submission) -> World {
+        if let Err(refusal) = decide_first_version(&roster, first.credits()) {
+            panic!("the first version was refused: {refusal:?}");
+        }
+        let artifact = Artifact {
+            state: State::InReview,
+            cycle: 1,
+            current: first.into_version(1),
+            lockouts: BTreeSet::new(),
+            assignee: None,
+            pending_remedy: None,
+            cycle_rejecters: BTreeSet::new(),
+        };
+        World { roster, policy, artifact }
+    }
+
+    fn submit(&mut self, submission: Submission) -> Decision<VersionKind> {
+        let outcome = decide_version(&self.artifact, &self.roster, self.policy, submission.credits())?;
+        assert_eq!(outcome.number, self.artifact.current.number + 1, "versions count 1, 2, 3…");
+        let a = &mut self.artifact;
+        a.state = State::InReview;
+        a.cycle = outcome.cycle;
+        a.current = submission.into_version(outcome.number);
+        a.assignee = None;
+        a.pending_remedy = None;
+        Ok(outcome.kind)
+    }
+
+    fn review(&mut self, review: Review) -> Decision<ReviewOutcome> {
+        let request = ReviewRequest {
+            reviewer: &review.reviewer,
+            version: review.version.unwrap_or(self.artifact.current.number),
+            verdict: review.verdict,
+            git_ref: review.git_ref.as_deref(),
+            reason: review.reason.as_deref(),
+            remedy: review.remedy.as_ref(),
+            evidence: review.evidence.as_ref(),
+        };
+        let outcome = decide_review(&self.artifact, &self.roster, self.policy, request)?;
+        let a = &mut self.artifact;
+        match &outcome.result {
+            ReviewResult::ApprovalRecorded { .. } => {
+                a.current.approvals.insert(review.reviewer.clone());
+            }
+            ReviewResult::Approved => {
+                // R8: approval ends the cycle and clears its lockouts.
+                a.current.approvals.insert(review.reviewer.clone());
+                a.lockouts.clear();
+                a.cycle_rejecters.clear();
+            }
+            ReviewResult::Rejected { lockouts, pending, .. } => {
+                a.current.rejections.insert(review.reviewer.clone());
+                a.lockouts.extend(lockouts.iter().cloned());
+                a.pending_remedy = Some(pending.clone());
+                a.cycle_rejecters.insert(review.reviewer.clone());
+            }
+        }
+        a.state = outcome.next_state();
+        Ok(outcome)
+    }
+
+    fn assign(&mut self, agent: &str) -> Decision<()> {
+        decide_assignment(&self.artifact, &self.roster, self.policy, agent)?;
+        self.artifact.assignee = Some(agent.to_owned());
+        self.artifact.state = State::InRevision;
+        Ok(())
+    }
+
+    fn release(&mut self) -> Decision<String> {
+        let released = decide_release(&self.artifact)?;
+        self.artifact.assignee = None;
+        self.artifact.state = State::ChangesRequested;
+        Ok(released)
+    }
+
+    fn resolve(&mut self, resolution: Resolution) -> Decision<State> {
+        let next = decide_resolution(&self.artifact, &self.roster, self.policy, resolution)?;
+        if let Resolution::Assign(agent) = resolution {
+            self.artifact.assignee = Some(agent.to_owned());
+        }
+        self.artifact.state = next;
+        Ok(next)
+    }
+
+    fn lift(&mut self, agent: &str) -> Decision<()> {
+        decide_lift(&self.artifact, agent)?;
+        self.artifact.lockouts.remove(agent);
+        Ok(())
+    }
+
+    /// The coordinator adds an agent to the team (or updates it).
+    fn join(&mut self, agent: Agent) {
+        self.roster.0.insert(agent.id.clone(), agent);
+    }
+
+    /// One revision round: `reviewer` rejects the current version (reassign), `reviser` is
+    /// assigned and writes the next version.
+    fn revise(&mut self, reviewer: &str, reviser: &str) {
+        self.review(reject(reviewer)).expect("the rejection");
+        self.assign(reviser).expect("the assignment");
+        self.submit(by(reviser)).expect("the revision");
+    }
+
+    fn may_write(&self, agent: &str) -> Result<(), Code> {
+        decide_write(&self.artifact, &self.roster, self.policy, agent).code()
+    }
+
+    fn eligible(&self) -> Vec<String> {
+        eligible_agents(&self.artifact, &self.roster, self.policy)
+    }
+
+    fn state(&self) -> State {
+        self.artifact.state
+    }
+
+    fn lockouts(&self) -> Vec<&str> {
+        self.artifact.lockouts.iter().map(String::as_str).collect()
+    }
+
+    fn version(&self) -> i32 {
+        self.artifact.current.number
+    }
+
+    fn cycle(&self) -> i32 {
+        self.artifact.cycle
+    }
+}
+
+trait Coded<T> {
+    /// The outcome, or the refusal's stable code.
+    fn code(self) -> Result<T, Code>;
+}
+
+impl<T> Coded<T> for Decision<T> {
+    fn code(self) -> Result<T, Code> {
+        self.map_err(|refusal| refusal.code)
+    }
+}
+
+/// The field an `invalid_field` refusal points at.
+fn refused_field<T: std::fmt::Debug>(decision: Decision<T>) -> &'static str {
+    match decision {
+        Err(Refusal { code: Code::InvalidField, field: Some(field), .. }) => field,
+        other => panic!("expected an invalid_field refusal, got {other:?}"),
+    }
+}
+
+fn new_lockouts(outcome: &ReviewOutcome) -> Vec<&str> {
+    match &outcome.result {
+        ReviewResult::Rejected { lockouts, .. } => lockouts.iter().map(String::as_str).collect(),
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+fn pending(outcome: &ReviewOutcome) -> &PendingRemedy {
+    match &outcome.result {
+        ReviewResult::Rejected { pending, .. } => pending,
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+fn deadlocks(outcome: &ReviewOutcome) -> bool {
+    match &outcome.result {
+        ReviewResult::Rejected { deadlocked, .. } => *deadlocked,
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One artifact in each state of PROTOCOL §3
+// ---------------------------------------------------------------------------------------------
+
+/// A wrote version 1; it awaits verdicts.
+fn in_review() -> World {
+    World::start(standard_team(), standard(), by("A"))
+}
+
+/// Q rejected A's version 1 (A is locked out); B was assigned, then released.
+fn changes_requested() -> World {
+    let mut w = in_review();
+    w.review(reject("Q")).unwrap();
+    w.assign("B").unwrap();
+    w.release().unwrap();
+    w
+}
+
+/// Q rejected A's version 1 (A is locked out); B is assigned.
+fn in_revision() -> World {
+    let mut w = in_review();
+    w.review(reject("Q")).unwrap();
+    w.assign("B").unwrap();
+    w
+}
+
+/// Q approved A's version 1.
+fn approved() -> World {
+    let mut w = in_review();
+    w.review(approve("Q")).unwrap();
+    w
+}
+
+/// Example 3: A, B and C each wrote a version Q rejected; all three are locked out. Reviewer R
+/// and, after the deadlock, author D joined the team.
+fn deadlocked() -> World {
+    let mut w = World::start(example_3_team(), standard(), by("A"));
+    w.revise("Q", "B");
+    w.revise("Q", "C");
+    w.review(reject("Q")).unwrap();
+    assert_eq!(w.state(), State::Deadlocked);
+    w.join(reviewer("R"));
+    w.join(author("D"));
+    w
+}
+
+/// The user abandoned the deadlocked artifact.
+fn abandoned() -> World {
+    let mut w = deadlocked();
+    w.resolve(Resolution::Abandon).unwrap();
+    w
+}
+
+/// An action of PROTOCOL §3, answered by the state it leads to or the refusal's code.
+#[derive(Debug, Clone, Copy)]
+enum Action {
+    Submit(&'static str),
+    Approve(&'static str),
+    Reject(&'static str),
+    Assign(&'static str),
+    Release,
+    ResolveAssign(&'static str),
+    ResolveAbandon,
+    Lift(&'static str),
+}
+
+fn answer(world: &World, action: Action) -> Result<State, Code> {
+    let mut w = world.clone();
+    let decision = match action {
+        Action::Submit(agent) => w.submit(by(agent)).map(drop),
+        Action::Approve(agent) => w.review(approve(agent)).map(drop),
+        Action::Reject(agent) => w.review(reject(agent)).map(drop),
+        Action::Assign(agent) => w.assign(agent),
+        Action::Release => w.release().map(drop),
+        Action::ResolveAssign(agent) => w.resolve(Resolution::Assign(agent)).map(drop),
+        Action::ResolveAbandon => w.resolve(Resolution::Abandon).map(drop),
+        Action::Lift(agent) => w.lift(agent),
+    };
+    decision.code().map(|()| w.state())
+}
+
+#[track_caller]
+fn assert_answers(world: &World, expected: &[(Action, Result<State, Code>)]) {
+    for &(action, want) in expected {
+        assert_eq!(answer(world, action), want, "{action:?} in {}", world.state().as_str());
+    }
+}
+
+fn waza_in_review() -> World {
+    World::start(standard_team(), waza(), by("A"))
+}
+
+mod codes;
+mod examples;
+mod lockouts;
+mod policy;
+mod reviews;
+mod revisions;
+mod states;
