@@ -38,7 +38,8 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
         &crate::store::Db::new(pool.clone()),
         &actor,
         &Preconditions::default(),
-        &args.team,
+        &crate::domain::TeamId::parse(&args.team)
+            .ok_or_else(|| format!("team {}", crate::domain::TeamId::EXPECTED))?,
         &args.name,
         scope,
         args.agent.as_deref(),

@@ -2,8 +2,7 @@
 
 use crate::error::{Error, FieldError};
 
-pub const MAX_ID: usize = 63;
-pub const MAX_KEY: usize = 200;
+pub use crate::domain::{MAX_ID, MAX_KEY, is_slug};
 pub const MAX_NAME: usize = 200;
 pub const MAX_TEXT: usize = 10_000;
 pub const MAX_TAG: usize = 64;
@@ -30,18 +29,14 @@ impl Fields {
     /// A team or agent id: `[a-z0-9][a-z0-9-]{0,62}`.
     pub fn slug(&mut self, field: &str, value: &str) {
         if !is_slug(value) {
-            self.add(field, "must match [a-z0-9][a-z0-9-]{0,62}");
+            self.add(field, crate::domain::AgentId::EXPECTED);
         }
     }
 
-    /// An artifact key: a slug that may also contain `/`, `.` and `_`, up to 200 characters.
+    /// An artifact key (see [`crate::domain::is_key`]).
     pub fn key(&mut self, field: &str, value: &str) {
-        let ok = value.len() <= MAX_KEY
-            && value.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-            && value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_./".contains(c))
-            && !value.split('/').any(|part| part.is_empty() || part == "." || part == "..");
-        if !ok {
-            self.add(field, "must be lowercase letters, digits, '-', '_', '.' and '/' (no empty, '.' or '..' segments), starting with a letter or digit, at most 200 characters");
+        if !crate::domain::is_key(value) {
+            self.add(field, crate::domain::ArtifactKey::EXPECTED);
         }
     }
 
@@ -79,12 +74,6 @@ impl Fields {
             }
         }
     }
-}
-
-pub fn is_slug(value: &str) -> bool {
-    value.len() <= MAX_ID
-        && value.starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-        && value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 #[cfg(test)]

@@ -6,19 +6,20 @@ use crate::app::actor::{Actor, Scope};
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::domain::{self, Code, State};
+use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result, ResultExt};
 use crate::resources::{ArtifactStatus, AssignmentInput};
 use crate::store::Db;
 use crate::store::artifacts as store;
 use crate::store::events::NewEvent;
 
-#[tracing::instrument(skip_all, fields(team, key), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, %key), err(level = "debug"))]
 pub async fn assign(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
-    key: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
     input: AssignmentInput,
 ) -> Result<Outcome<ArtifactStatus>> {
     actor.require(team, Scope::Coordinator)?;
@@ -46,13 +47,13 @@ pub async fn assign(
     .await
 }
 
-#[tracing::instrument(skip_all, fields(team, key), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, %key), err(level = "debug"))]
 pub async fn release(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
-    key: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
 ) -> Result<Outcome<ArtifactStatus>> {
     actor.require(team, Scope::Coordinator)?;
     unit::run(pool, actor, pre, team, async |w| {

@@ -2,6 +2,7 @@
 
 use crate::app::actor::{Actor, Scope, team_not_found};
 use crate::app::globs;
+use crate::domain::TeamId;
 use crate::domain::{self, Code, Credits};
 use crate::error::{Error, Result};
 use crate::resources::{CheckInput, CheckResult, Denial};
@@ -11,7 +12,7 @@ use crate::store::artifacts as store;
 /// May the agent write? For an artifact: would a version it authors be accepted now (R5, R6,
 /// R11)? For file paths: is it locked out of an artifact whose globs match one (R6)? Answered
 /// from one statement.
-pub async fn check(pool: &Db, actor: &Actor, team: &str, input: CheckInput) -> Result<CheckResult> {
+pub async fn check(pool: &Db, actor: &Actor, team: &TeamId, input: CheckInput) -> Result<CheckResult> {
     match actor.scope {
         // An agent's token asks only about itself.
         Scope::Agent => actor.require_actor(team, &input.agent)?,

@@ -6,6 +6,7 @@ use crate::app::actor::{Actor, team_not_found};
 use crate::app::artifact::{LOCKED_OUT_CREDIT, contributor_rows, locked_out_credit};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::app::views;
+use crate::domain::TeamId;
 use crate::domain::{self, Code, Credits};
 use crate::error::{Error, Result, ResultExt};
 use crate::resources::{ArtifactInput, ArtifactStatus};
@@ -13,12 +14,12 @@ use crate::store::artifacts::{self as store, Loaded, NewArtifact, NewVersion};
 use crate::store::events::NewEvent;
 use crate::store::{Db, teams};
 
-#[tracing::instrument(skip_all, fields(team, key = %input.key), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, key = %input.key), err(level = "debug"))]
 pub async fn create(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
+    team: &TeamId,
     input: ArtifactInput,
 ) -> Result<Outcome<ArtifactStatus>> {
     let contributors = input.contributors.clone().unwrap_or_default();

@@ -9,6 +9,7 @@ use tokio::time::Instant;
 
 use crate::app::actor::{Actor, Scope, team_not_found};
 use crate::app::reads::{Fetched, Tagged, list_etag};
+use crate::domain::TeamId;
 use crate::error::Result;
 use crate::resources::{Event, TokenRef};
 use crate::store::events::{self, EventRow};
@@ -40,7 +41,7 @@ fn event(e: EventRow) -> Event {
 pub async fn page(
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     after: i64,
     limit: i64,
     held: Option<impl FnOnce(&str) -> bool>,
@@ -62,7 +63,7 @@ pub async fn page(
 }
 
 /// A page of the team's events after `after` (the team must exist).
-async fn first_page(pool: &Db, actor: &Actor, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
+async fn first_page(pool: &Db, actor: &Actor, team: &TeamId, after: i64, limit: i64) -> Result<Vec<Event>> {
     Ok(match page(pool, actor, team, after, limit, None::<fn(&str) -> bool>).await? {
         Fetched::Full(page) => page.body,
         Fetched::Unchanged(_) => Vec::new(),
@@ -83,7 +84,7 @@ pub async fn poll(
     feed: &Feed,
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     after: i64,
     limit: i64,
     wait: Duration,
@@ -109,7 +110,7 @@ pub async fn poll(
 }
 
 /// The team's last seq, for a stream that starts with the events still to come.
-async fn last_seq(pool: &Db, actor: &Actor, team: &str) -> Result<i64> {
+async fn last_seq(pool: &Db, actor: &Actor, team: &TeamId) -> Result<i64> {
     actor.require(team, Scope::Read)?;
     pool.read(async |conn| teams::last_event_seq(conn, team).await).await?.ok_or_else(|| team_not_found(team))
 }
@@ -122,7 +123,7 @@ pub async fn stream(
     feed: &Feed,
     pool: &Db,
     actor: Actor,
-    team: String,
+    team: TeamId,
     after: Option<i64>,
 ) -> Result<impl Stream<Item = Event> + Send + 'static> {
     let waiter = feed.subscribe(&team);
@@ -139,7 +140,7 @@ struct Cursor {
     feed: Feed,
     pool: Db,
     actor: Actor,
-    team: String,
+    team: TeamId,
     after: i64,
     buffer: VecDeque<Event>,
     waiter: Waiter,

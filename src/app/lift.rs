@@ -6,20 +6,21 @@ use crate::app::actor::{Actor, Scope};
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::domain;
+use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::resources::ArtifactStatus;
 use crate::store::Db;
 use crate::store::artifacts as store;
 use crate::store::events::NewEvent;
 
-#[tracing::instrument(skip_all, fields(team, key, agent), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, %key, %agent), err(level = "debug"))]
 pub async fn lift(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
-    key: &str,
-    agent: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
+    agent: &AgentId,
     reason: &str,
 ) -> Result<Outcome<ArtifactStatus>> {
     actor.require(team, Scope::User)?;
@@ -28,11 +29,11 @@ pub async fn lift(
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         domain::decide_lift(&a.rules, agent)?;
         store::lift_lockout(tx, a.id(), agent, reason).await?;
-        a.loaded.lockouts.retain(|l| l.agent_id != agent);
+        a.loaded.lockouts.retain(|l| l.agent_id != agent.as_str());
         a.loaded.artifact = store::touch(tx, a.id()).await?;
         let data = json!({ "agent": agent, "reason": reason });
         let event =
-            NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent.to_owned()), data };
+            NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent.to_string()), data };
         Ok(Done::new(Change::Updated, a.status(), event))
     })
     .await

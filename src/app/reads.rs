@@ -6,6 +6,7 @@ use sqlx::PgConnection;
 use crate::app::actor::{Actor, Scope, team_not_found};
 use crate::app::artifact::{artifact_not_found, etag};
 use crate::app::views;
+use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result};
 use crate::resources::{ArtifactStatus, ArtifactSummary, Escalation, Lockout, Version};
 use crate::store::artifacts as store;
@@ -35,7 +36,7 @@ pub fn list_etag(seq: i64) -> String {
 pub async fn team_list<T>(
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     held: Option<impl FnOnce(&str) -> bool>,
     list: impl AsyncFnOnce(&mut PgConnection) -> Result<T>,
 ) -> Result<Fetched<T>> {
@@ -62,8 +63,8 @@ pub async fn team_list<T>(
 pub async fn get(
     pool: &Db,
     actor: &Actor,
-    team: &str,
-    key: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<ArtifactStatus>> {
     actor.require(team, Scope::Read)?;
@@ -88,7 +89,7 @@ pub async fn get(
 pub async fn list(
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     filter: (Option<&str>, Option<&str>, Option<&str>),
     limit: i64,
     held: Option<impl FnOnce(&str) -> bool>,
@@ -105,8 +106,8 @@ pub async fn list(
 pub async fn versions(
     pool: &Db,
     actor: &Actor,
-    team: &str,
-    key: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
     after: i32,
     limit: i64,
 ) -> Result<Vec<Version>> {
@@ -115,7 +116,13 @@ pub async fn versions(
     Ok(records.ok_or_else(|| artifact_not_found(key))?.into_iter().map(views::version_record).collect())
 }
 
-pub async fn version(pool: &Db, actor: &Actor, team: &str, key: &str, number: i32) -> Result<Version> {
+pub async fn version(
+    pool: &Db,
+    actor: &Actor,
+    team: &TeamId,
+    key: &ArtifactKey,
+    number: i32,
+) -> Result<Version> {
     // Saturating: a path may carry any i32, and `i32::MIN - 1` would overflow.
     let after = number.saturating_sub(1);
     versions(pool, actor, team, key, after, 1)
@@ -129,7 +136,7 @@ pub async fn version(pool: &Db, actor: &Actor, team: &str, key: &str, number: i3
 pub async fn lockouts(
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     agent: Option<&str>,
     artifact: Option<&str>,
     held: Option<impl FnOnce(&str) -> bool>,
@@ -150,7 +157,7 @@ pub async fn lockouts(
 pub async fn escalations(
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     after: i64,
     limit: i64,
     held: Option<impl FnOnce(&str) -> bool>,

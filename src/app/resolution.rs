@@ -6,6 +6,7 @@ use crate::app::actor::{Actor, Scope};
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::domain::{self, Resolution};
+use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result};
 use crate::metrics::Counted;
 use crate::resources::{ArtifactStatus, ResolutionAction, ResolutionInput};
@@ -13,13 +14,13 @@ use crate::store::Db;
 use crate::store::artifacts as store;
 use crate::store::events::NewEvent;
 
-#[tracing::instrument(skip_all, fields(team, key), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, %key), err(level = "debug"))]
 pub async fn resolve(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
-    key: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
     input: ResolutionInput,
 ) -> Result<Outcome<ArtifactStatus>> {
     actor.require(team, Scope::User)?;

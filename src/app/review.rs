@@ -9,6 +9,7 @@ use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::app::views;
 use crate::domain::{self, Code, ReviewResult, Verdict};
+use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result, ResultExt};
 use crate::metrics::Counted;
 use crate::resources::{Lockout, ReviewInput, ReviewOutcome, Version};
@@ -16,13 +17,13 @@ use crate::store::Db;
 use crate::store::artifacts::{self as store, ArtifactUpdate, LockoutRow, NewReview};
 use crate::store::events::NewEvent;
 
-#[tracing::instrument(skip_all, fields(team, key, number), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, %key, number), err(level = "debug"))]
 pub async fn review(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
-    key: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
     number: i32,
     input: ReviewInput,
 ) -> Result<Outcome<ReviewOutcome>> {

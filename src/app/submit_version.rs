@@ -8,19 +8,20 @@ use crate::app::artifact::{ArtifactWrite, LOCKED_OUT_CREDIT, contributor_rows, l
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::app::views;
 use crate::domain::{self, Credits, State, VersionKind};
+use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Result, ResultExt};
 use crate::resources::{Version, VersionInput};
 use crate::store::Db;
 use crate::store::artifacts::{self as store, ArtifactUpdate, NewVersion};
 use crate::store::events::NewEvent;
 
-#[tracing::instrument(skip_all, fields(team, key), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, %key), err(level = "debug"))]
 pub async fn submit_version(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
-    key: &str,
+    team: &TeamId,
+    key: &ArtifactKey,
     input: VersionInput,
 ) -> Result<Outcome<Version>> {
     let contributors = input.contributors.clone().unwrap_or_default();

@@ -7,6 +7,7 @@ use crate::app::actor::{Actor, Scope, team_not_found};
 use crate::app::reads::{Fetched, team_list};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::auth;
+use crate::domain::{AgentId, TeamId};
 use crate::domain::{Code, Profile};
 use crate::error::{Error, Result};
 use crate::resources::{Agent, CreatedToken, Team};
@@ -25,7 +26,7 @@ pub struct TeamChanges {
 }
 
 /// Creates the team or updates it. Only a server-wide admin creates teams.
-#[tracing::instrument(skip_all, fields(team = id), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(team = %id), err(level = "debug"))]
 pub async fn put_team(
     pool: &Db,
     actor: &Actor,
@@ -50,7 +51,7 @@ pub async fn put_team(
                     return Err(Error::Forbidden("only the server-wide admin token creates teams".into()));
                 }
                 let new = TeamRow {
-                    id: id.to_owned(),
+                    id: id.to_string(),
                     display_name: changes.display_name.clone(),
                     profile: changes.profile.unwrap_or(Profile::Standard),
                     required_approvals: changes.required_approvals.unwrap_or(1),
@@ -92,13 +93,13 @@ pub struct AgentChanges {
 
 /// Creates or updates an agent: a change of the team's roster, ordered against every write that
 /// decides on it (see `store::teams::roster_changes`).
-#[tracing::instrument(skip_all, fields(team, agent = id), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, agent = %id), err(level = "debug"))]
 pub async fn put_agent(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
-    id: &str,
+    team: &TeamId,
+    id: &AgentId,
     changes: AgentChanges,
 ) -> Result<Outcome<Agent>> {
     actor.require(team, Scope::Coordinator)?;
@@ -109,7 +110,7 @@ pub async fn put_agent(
         }
         let current = agents::find_for_update(tx, team, id).await?;
         let base = current.unwrap_or_else(|| AgentRow {
-            id: id.to_owned(),
+            id: id.to_string(),
             display_name: None,
             kind: "ai".into(),
             roles: vec![],
@@ -135,7 +136,7 @@ pub async fn put_agent(
             if created { (Change::Created, "agent.created") } else { (Change::Updated, "agent.updated") };
         let data = json!({ "agent": agent.id, "kind": agent.kind, "roles": agent.roles, "can_review": agent.can_review,
                            "can_author": agent.can_author, "expertise": agent.expertise, "active": agent.active });
-        let event = NewEvent { artifact: None, kind, actor: Some(id.to_owned()), data };
+        let event = NewEvent { artifact: None, kind, actor: Some(id.to_string()), data };
         Ok(Done::new(change, agent.into(), event))
     })
     .await
@@ -145,7 +146,7 @@ pub async fn put_agent(
 pub async fn get_agent(
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     id: &str,
 ) -> Result<(AgentRow, Vec<agents::AgentLockoutRow>)> {
     actor.require(team, Scope::Read)?;
@@ -163,7 +164,7 @@ pub async fn get_agent(
 pub async fn list_agents(
     pool: &Db,
     actor: &Actor,
-    team: &str,
+    team: &TeamId,
     cursor: Option<&str>,
     limit: i64,
     held: Option<impl FnOnce(&str) -> bool>,
@@ -172,12 +173,12 @@ pub async fn list_agents(
 }
 
 /// Creates a team token; the secret is returned here once and stored only as its hash.
-#[tracing::instrument(skip_all, fields(team, scope = scope.as_str()), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, scope = scope.as_str()), err(level = "debug"))]
 pub async fn create_token(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
+    team: &TeamId,
     name: &str,
     scope: Scope,
     agent: Option<&str>,
@@ -211,7 +212,7 @@ pub async fn create_token(
     .await
 }
 
-pub async fn list_tokens(pool: &Db, actor: &Actor, team: &str) -> Result<Vec<TokenRow>> {
+pub async fn list_tokens(pool: &Db, actor: &Actor, team: &TeamId) -> Result<Vec<TokenRow>> {
     actor.require(team, Scope::Admin)?;
     pool.read(async |conn| {
         teams::find(conn, team).await?.ok_or_else(|| team_not_found(team))?;
@@ -221,12 +222,12 @@ pub async fn list_tokens(pool: &Db, actor: &Actor, team: &str) -> Result<Vec<Tok
 }
 
 /// Revokes a token with immediate effect.
-#[tracing::instrument(skip_all, fields(team, token = %id), err(level = "debug"))]
+#[tracing::instrument(skip_all, fields(%team, token = %id), err(level = "debug"))]
 pub async fn revoke_token(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
+    team: &TeamId,
     id: Uuid,
 ) -> Result<Outcome<()>> {
     actor.require(team, Scope::Admin)?;

@@ -5,6 +5,7 @@
 //! of PROTOCOL §4 is enforced in `rules.rs`; this file holds the words it speaks in.
 
 mod codes;
+mod ids;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 pub use codes::Code;
+pub use ids::*;
 pub use rules::*;
 pub use words::*;
 

@@ -9,6 +9,7 @@ use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::teams::{self, AgentChanges};
 use crate::app::unit::Preconditions;
+use crate::domain::{AgentId, TeamId};
 use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, paginate};
@@ -60,7 +61,7 @@ async fn put_agent(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, agent)): Path<(String, String)>,
+    Path((team, agent)): Path<(TeamId, AgentId)>,
     Json(input): Json<AgentInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
@@ -88,7 +89,7 @@ async fn put_agent(
 async fn get_agent(
     State(state): State<AppState>,
     actor: Actor,
-    Path((team, agent)): Path<(String, String)>,
+    Path((team, agent)): Path<(TeamId, AgentId)>,
 ) -> Result<axum::Json<AgentDetail>> {
     let (agent, lockouts) = teams::get_agent(&state.pool, &actor, &team, &agent).await?;
     Ok(axum::Json(AgentDetail {
@@ -105,7 +106,7 @@ async fn list_agents(
     State(state): State<AppState>,
     actor: Actor,
     headers: HeaderMap,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Query(page): Query<PageQuery>,
 ) -> Result<Response> {
     let limit = page.limit()?;

@@ -11,6 +11,7 @@ use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{create, reads};
+use crate::domain::{ArtifactKey, TeamId};
 use crate::domain::{Contributor, State as ArtifactState};
 use crate::error::{Error, Result};
 use crate::http::extract::{Json, Path, Query};
@@ -56,7 +57,7 @@ async fn create_artifact(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Json(input): Json<ArtifactInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
@@ -104,7 +105,7 @@ async fn list_artifacts(
     State(state): State<AppState>,
     actor: Actor,
     headers: HeaderMap,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Query(filter): Query<ArtifactFilter>,
 ) -> Result<Response> {
     let limit = limit(filter.limit)?;
@@ -135,7 +136,7 @@ async fn get_artifact(
     State(state): State<AppState>,
     actor: Actor,
     headers: HeaderMap,
-    Path((team, key)): Path<(String, String)>,
+    Path((team, key)): Path<(TeamId, ArtifactKey)>,
 ) -> Result<Response> {
     let fetched = reads::get(&state.pool, &actor, &team, &key, preconditions::held(&headers)).await?;
     Ok(preconditions::respond(fetched, |status| status))

@@ -8,6 +8,7 @@ use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{assignment, resolution};
+use crate::domain::{ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
@@ -29,7 +30,7 @@ async fn assign(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, key)): Path<(String, String)>,
+    Path((team, key)): Path<(TeamId, ArtifactKey)>,
     Json(input): Json<AssignmentInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
@@ -49,7 +50,7 @@ async fn release(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, key)): Path<(String, String)>,
+    Path((team, key)): Path<(TeamId, ArtifactKey)>,
 ) -> Result<Response> {
     Ok(reply(assignment::release(&state.pool, &actor, &pre, &team, &key).await?))
 }
@@ -65,7 +66,7 @@ async fn resolve(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, key)): Path<(String, String)>,
+    Path((team, key)): Path<(TeamId, ArtifactKey)>,
     Json(input): Json<ResolutionInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();

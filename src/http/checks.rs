@@ -6,6 +6,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::check;
+use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::resources::{CheckInput, CheckResult};
@@ -23,7 +24,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 async fn check(
     State(state): State<AppState>,
     actor: Actor,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Json(input): Json<CheckInput>,
 ) -> Result<axum::Json<CheckResult>> {
     let mut fields = Fields::new();

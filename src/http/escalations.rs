@@ -8,6 +8,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::reads;
+use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Path, Query};
 use crate::http::paging::{PageQuery, paginate};
@@ -26,7 +27,7 @@ async fn escalations(
     State(state): State<AppState>,
     actor: Actor,
     headers: HeaderMap,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Query(page): Query<PageQuery>,
 ) -> Result<Response> {
     let limit = page.limit()?;

@@ -15,6 +15,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::events::{self, MAX_WAIT};
+use crate::domain::TeamId;
 use crate::error::{Error, Result};
 use crate::http::extract::{Path, Query};
 use crate::http::paging::limit;
@@ -62,7 +63,7 @@ async fn events(
     State(state): State<AppState>,
     actor: Actor,
     headers: HeaderMap,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Query(query): Query<EventQuery>,
 ) -> Result<Response> {
     let limit = limit(query.limit)?;
@@ -136,7 +137,7 @@ async fn event_stream(
     State(state): State<AppState>,
     actor: Actor,
     headers: HeaderMap,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Query(query): Query<StreamQuery>,
 ) -> Result<Response> {
     // An empty Last-Event-ID means the client has no id yet (as EventSource resets it).

@@ -1,14 +1,16 @@
 //! Extractors whose rejections are our problem+json errors, and the bearer token's actor.
 
+use axum::extract::path::ErrorKind;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
-use axum::http::header;
 use axum::http::request::Parts;
+use axum::http::{Method, header};
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
 use crate::AppState;
 use crate::app::actor::{Actor, Scope};
+use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::auth::hash_secret;
 use crate::error::{Error, FieldError};
 use crate::store::tokens;
@@ -70,14 +72,33 @@ fn strip_position(message: &str) -> String {
     message.split(" at line ").next().unwrap_or(message).to_owned()
 }
 
-/// Path parameters; a value of the wrong type is 400 `malformed_request`.
-#[derive(FromRequestParts)]
-#[from_request(via(axum::extract::Path), rejection(Error))]
+/// Path parameters. An id that is not well formed names nothing: a `PUT`, which would create
+/// what it names, is 422 `invalid_field` naming the parameter; any other request is 404
+/// `not_found`, but 400 `malformed_request` with a NUL, as any other value that cannot be read
+/// (a token id that is no UUID).
 pub struct Path<T>(pub T);
 
-impl From<PathRejection> for Error {
-    fn from(e: PathRejection) -> Self {
-        Error::Malformed(e.body_text())
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T> {
+    type Rejection = Error;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Error> {
+        let rejection = match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => return Ok(Path(value)),
+            Err(rejection) => rejection,
+        };
+        let ids = [TeamId::EXPECTED, AgentId::EXPECTED, ArtifactKey::EXPECTED];
+        if let PathRejection::FailedToDeserializePathParams(e) = &rejection
+            && let ErrorKind::DeserializeError { key, value, message } = e.kind()
+            && ids.contains(&message.as_str())
+        {
+            return Err(match parts.method {
+                Method::PUT => Error::invalid(key.as_str(), message.as_str()),
+                // A NUL cannot even be looked up.
+                _ if value.contains('\0') => Error::Malformed(rejection.body_text()),
+                _ => Error::NotFound(format!("no {key} is named '{value}'")),
+            });
+        }
+        Err(Error::Malformed(rejection.body_text()))
     }
 }
 

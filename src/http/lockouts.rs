@@ -11,6 +11,7 @@ use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{lift, reads};
+use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::preconditions::{self, reply};
@@ -39,7 +40,7 @@ async fn lockouts(
     State(state): State<AppState>,
     actor: Actor,
     headers: HeaderMap,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Query(filter): Query<LockoutFilter>,
 ) -> Result<Response> {
     let (agent, artifact) = (filter.agent.as_deref(), filter.artifact.as_deref());
@@ -58,7 +59,7 @@ async fn lift(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, key, agent)): Path<(String, String, String)>,
+    Path((team, key, agent)): Path<(TeamId, ArtifactKey, AgentId)>,
     Json(input): Json<LiftInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();

@@ -9,7 +9,8 @@ use crate::app::actor::Actor;
 use crate::app::teams::{self, TeamChanges};
 use crate::app::unit::Preconditions;
 use crate::domain::Profile;
-use crate::error::Result;
+use crate::domain::TeamId;
+use crate::error::{Error, Result};
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
 use crate::resources::Team;
@@ -65,6 +66,7 @@ async fn put_team(
         profile: policy.profile,
         required_approvals: policy.required_approvals.map(|n| n as i32),
     };
+    let team = TeamId::parse(&team).ok_or_else(|| Error::invalid("team", TeamId::EXPECTED))?;
     Ok(reply(teams::put_team(&state.pool, &actor, &pre, &team, changes).await?))
 }
 
@@ -75,7 +77,7 @@ async fn put_team(
 async fn get_team(
     State(state): State<AppState>,
     actor: Actor,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
 ) -> Result<axum::Json<Team>> {
     Ok(axum::Json(teams::get_team(&state.pool, &actor, &team).await?.into()))
 }

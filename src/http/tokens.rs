@@ -9,6 +9,7 @@ use crate::AppState;
 use crate::app::actor::{Actor, Scope};
 use crate::app::teams;
 use crate::app::unit::Preconditions;
+use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
@@ -44,7 +45,7 @@ async fn create_token(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
     Json(input): Json<TokenInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
@@ -61,7 +62,7 @@ async fn create_token(
 async fn list_tokens(
     State(state): State<AppState>,
     actor: Actor,
-    Path(team): Path<String>,
+    Path(team): Path<TeamId>,
 ) -> Result<axum::Json<TokenList>> {
     let tokens = teams::list_tokens(&state.pool, &actor, &team).await?;
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
@@ -76,7 +77,7 @@ async fn revoke_token(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, id)): Path<(String, Uuid)>,
+    Path((team, id)): Path<(TeamId, Uuid)>,
 ) -> Result<Response> {
     let outcome = teams::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
     state.tokens.clear();

@@ -8,6 +8,7 @@ use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{reads, review as reviews, submit_version as versions};
+use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result};
 use crate::http::artifacts::{MAX_REF, version_fields};
 use crate::http::extract::{Json, Path, Query};
@@ -35,7 +36,7 @@ async fn submit_version(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, key)): Path<(String, String)>,
+    Path((team, key)): Path<(TeamId, ArtifactKey)>,
     Json(input): Json<VersionInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
@@ -57,7 +58,7 @@ async fn submit_version(
 async fn list_versions(
     State(state): State<AppState>,
     actor: Actor,
-    Path((team, key)): Path<(String, String)>,
+    Path((team, key)): Path<(TeamId, ArtifactKey)>,
     Query(page): Query<PageQuery>,
 ) -> Result<axum::Json<Page<Version>>> {
     let limit = limit(page.limit)?;
@@ -78,7 +79,7 @@ async fn list_versions(
 async fn get_version(
     State(state): State<AppState>,
     actor: Actor,
-    Path((team, key, n)): Path<(String, String, i32)>,
+    Path((team, key, n)): Path<(TeamId, ArtifactKey, i32)>,
 ) -> Result<axum::Json<Version>> {
     Ok(axum::Json(reads::version(&state.pool, &actor, &team, &key, n).await?))
 }
@@ -96,7 +97,7 @@ async fn review(
     State(state): State<AppState>,
     actor: Actor,
     pre: Preconditions,
-    Path((team, key, n)): Path<(String, String, i32)>,
+    Path((team, key, n)): Path<(TeamId, ArtifactKey, i32)>,
     Json(input): Json<ReviewInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
