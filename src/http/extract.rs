@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 
 use crate::AppState;
 use crate::app::actor::{Actor, Scope};
-use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::auth::hash_secret;
+use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::{Error, FieldError};
 use crate::store::tokens;
 
