@@ -7,7 +7,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::domain::{
-    Contributor, Evidence, Grounds, PendingRemedy, Policy, Remedy, ReviewKind, State, Verdict,
+    Contributor, Evidence, Grounds, PendingRemedy, Policy, Remedy, RemedyAction, ReviewKind, State, Verdict,
 };
 
 /// Create an artifact with its version 1, in review.
@@ -211,6 +211,7 @@ pub struct ArtifactStatus {
     /// The active lockouts.
     pub lockouts: Vec<Lockout>,
     pub assignment: Option<Assignment>,
+    #[schema(value_type = Option<PendingRemedySchema>)]
     pub pending_remedy: Option<PendingRemedy>,
     /// Agents who may be assigned the next revision now.
     pub eligible_agents: Vec<String>,
@@ -348,4 +349,18 @@ pub struct CreatedToken {
     /// the request (same `Idempotency-Key`) answers null here.
     #[schema(example = "rl_5f0c…")]
     pub token: Option<String>,
+}
+
+// How `domain::PendingRemedy` (a remedy flattened beside who asked for it) is sent, described for
+// the spec: a remedy closed to unknown fields cannot be the part of an `allOf`.
+/// The remedy of the rejection that opened the current revision, with who asked for it.
+#[derive(ToSchema)]
+#[schema(as = PendingRemedy)]
+#[allow(dead_code)]
+pub struct PendingRemedySchema {
+    action: RemedyAction,
+    agent: Option<String>,
+    expertise: Vec<String>,
+    reviewer: String,
+    reason: String,
 }

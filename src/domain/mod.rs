@@ -109,8 +109,10 @@ pub struct Remedy {
     pub expertise: Vec<String>,
 }
 
-/// The remedy of the rejection that opened the current revision, with who asked for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+/// The remedy of the rejection that opened the current revision, with who asked for it. (Its
+/// schema in the spec is `resources::PendingRemedySchema`: a flattened remedy closed to unknown
+/// fields cannot be described as an `allOf`.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingRemedy {
     #[serde(flatten)]
     pub remedy: Remedy,

@@ -9,8 +9,11 @@ macro_rules! words {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[derive(serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+        // The spec reads `rename_all` (it does not see a `rename` this macro would pass on); the
+        // test below holds each `$text` to it.
+        #[serde(rename_all = "snake_case")]
         pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $text)] $variant,)*
+            $($(#[$vmeta])* $variant,)*
         }
 
         impl $name {
@@ -104,5 +107,30 @@ words! {
         Correctness = "correctness",
         Security = "security",
         Other = "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Code;
+
+    /// JSON and the spec spell a word as serde does; the database and the code as `as_str` does.
+    fn spelled_alike<T: serde::Serialize + std::fmt::Display>(words: &[T]) {
+        for word in words {
+            assert_eq!(serde_json::to_value(word).unwrap(), word.to_string(), "{word}");
+        }
+    }
+
+    #[test]
+    fn every_word_is_spelled_alike_in_json_and_in_the_database() {
+        spelled_alike(State::ALL);
+        spelled_alike(Profile::ALL);
+        spelled_alike(ContributorRole::ALL);
+        spelled_alike(Verdict::ALL);
+        spelled_alike(RemedyAction::ALL);
+        spelled_alike(ReviewKind::ALL);
+        spelled_alike(Grounds::ALL);
+        spelled_alike(Code::ALL);
     }
 }
