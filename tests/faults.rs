@@ -445,7 +445,7 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         listens > FAULTS,
         "the event listener did not listen again after each restart ({listens} listens)"
     );
-    let wake = {
+    let (wake, roster_change) = {
         let seq = {
             let pool = PgPool::connect(&pg.url()).await.unwrap();
             let seq: i64 = sqlx::query_scalar("select last_event_seq from team_seqs where team_id = $1")
@@ -459,21 +459,22 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         let poll = {
             let token = token.clone();
             let path = format!("{team}/events?after={seq}&wait=30");
-            tokio::spawn(async move {
-                let started = Instant::now();
-                (client.get(&path).bearer(&token).send().await, started)
-            })
+            tokio::spawn(async move { client.get(&path).bearer(&token).send().await })
         };
         tokio::time::sleep(Duration::from_millis(500)).await;
-        // Writers are still running: they commit events; one more write makes sure.
-        put(&format!("{team}/agents/eng-late"), &token, json!({ "roles": ["engineer"] })).await;
-        let (reply, polled) = poll.await.unwrap();
-        let reply = reply.unwrap();
+        // Writers are still running: they commit events; one more write makes sure. A roster
+        // change, which every write decides on: it must not wait for a gap in the writes.
+        let late = put(&format!("{team}/agents/eng-late"), &token, json!({ "roles": ["engineer"] })).await;
+        let reply = poll.await.unwrap().unwrap();
         assert_eq!(reply.status, 200, "{}", reply.body);
         assert!(!reply.body["items"].as_array().unwrap().is_empty(), "the long poll answered no event");
-        polled.elapsed()
+        (reply.elapsed, late.elapsed)
     };
     assert!(wake < Duration::from_secs(10), "the long poll took {wake:?}: was it woken by the listener?");
+    assert!(
+        roster_change < PROMPT,
+        "a roster change under load took {roster_change:?}: did the writes starve it of the team's lock?"
+    );
 
     // Stop the writers, each after its current write.
     tally.stop.store(true, Ordering::SeqCst);
@@ -493,7 +494,8 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         "faults: writes acknowledged {}, 503s seen {}, faults injected {faults}, recoveries {recoveries} \
          (ready again after {recovery_times:?}), replays of writes whose answer was lost {}, slowest answer \
          while down {:?}, event listener connections {listens} (lost {lost}, listening again \
-         within {relistened_after:?} of the last restart; long poll woken in {wake:?}), losses {}, failures {}, in {:?}",
+         within {relistened_after:?} of the last restart; long poll woken in {wake:?}), roster change under \
+         load in {roster_change:?}, losses {}, failures {}, in {:?}",
         acks.len(),
         tally.unavailable.load(Ordering::SeqCst),
         tally.replayed.load(Ordering::SeqCst),

@@ -6,17 +6,17 @@
 -- service sends for the same five requests; every statement names the function it mirrors.
 -- The token lookup is not here: the service keeps a token that authenticated for
 -- REVIEWLOCK_TOKEN_CACHE_TTL (1 s), so under load it looks one up about once a second.
--- A write locks the artifact's row and shares its team's, then loads the team and the artifact
--- in one statement that returns them as JSON, which pgbench cannot take apart: the values later
--- statements need come from rows that inserts return (the artifact's id from its insert, the
--- rejection's id and reason from the review's), as the service takes them from the rows it
--- loaded. The artifact's key is 'pgb-<k>', k drawn from 10^18.
+-- A write takes its team's gate shared, locks the artifact's row and shares its team's, then
+-- loads the team and the artifact in one statement that returns them as JSON, which pgbench
+-- cannot take apart: the values later statements need come from rows that inserts return (the
+-- artifact's id from its insert, the rejection's id and reason from the review's), as the
+-- service takes them from the rows it loaded. The artifact's key is 'pgb-<k>', k drawn from 10^18.
 \set k random(1, 1000000000000000000)
 
 -- 1. POST /artifacts: src/app create
 begin;
--- mirrors: src/store/teams.rs share (the roster holds still until the commit)
-select 1 from teams where id = :team for share;
+-- mirrors: src/store/teams.rs share (the team's gate shared, then its row; the roster holds still until the commit)
+with gate as (select pg_advisory_xact_lock_shared(hashtext('reviewlock.team'), hashtext(:team))) select 1 from teams where id = :team and exists (select from gate) for share;
 -- mirrors: src/store/artifacts/load.rs load_team (src/app create: the team's policy and roster, as JSON)
 select t.profile, t.required_approvals, t.revision, coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review, 'can_author', g.can_author, 'expertise', g.expertise)) from agents g where g.team_id = t.id), '[]') as roster, null::json as artifact, '[]'::json as locked_paths from teams t where t.id = :team;
 -- mirrors: src/store/artifacts/write.rs insert
@@ -29,8 +29,8 @@ commit;
 
 -- 2. POST /versions/1/reviews (reject): src/app review
 begin;
--- mirrors: src/store/artifacts/load.rs lock (the artifact's row for no key update, its team's for share)
-select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text for no key update of a for share of t;
+-- mirrors: src/store/artifacts/load.rs lock (the team's gate shared, then the artifact's row for no key update, its team's for share)
+with gate as (select pg_advisory_xact_lock_shared(hashtext('reviewlock.team'), hashtext(:team))) select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text and exists (select from gate) for no key update of a for share of t;
 -- mirrors: src/store/artifacts/load.rs load (src/app open: the team's policy and roster, the artifact with its version, contributors, cycle's reviews, lockouts, assignment and escalation, as JSON)
 select t.profile, t.required_approvals, t.revision, coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review, 'can_author', g.can_author, 'expertise', g.expertise)) from agents g where g.team_id = t.id), '[]') as roster, (select json_build_object( 'artifact', to_json(a), 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version), 'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c where c.artifact_id = a.id and c.number = a.current_version), '[]'), 'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = a.id and v.cycle = a.cycle), '[]'), 'lockouts', coalesce((select json_agg(x order by x.agent_id) from (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join reviews r on r.id = l.review_id where l.artifact_id = a.id and l.cleared_at is null) x), '[]'), 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null), 'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details) from escalations e where e.artifact_id = a.id and e.resolved_at is null)) from artifacts a where a.team_id = t.id and a.key = 'pgb-' || :k::text) as artifact, '[]'::json as locked_paths from teams t where t.id = :team;
 -- mirrors: src/store/artifacts/write.rs insert_review
@@ -45,8 +45,8 @@ commit;
 
 -- 3. POST /assignment: src/app assign
 begin;
--- mirrors: src/store/artifacts/load.rs lock (the artifact's row for no key update, its team's for share)
-select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text for no key update of a for share of t;
+-- mirrors: src/store/artifacts/load.rs lock (the team's gate shared, then the artifact's row for no key update, its team's for share)
+with gate as (select pg_advisory_xact_lock_shared(hashtext('reviewlock.team'), hashtext(:team))) select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text and exists (select from gate) for no key update of a for share of t;
 -- mirrors: src/store/artifacts/load.rs load (src/app open: the team's policy and roster, the artifact with its version, contributors, cycle's reviews, lockouts, assignment and escalation, as JSON)
 select t.profile, t.required_approvals, t.revision, coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review, 'can_author', g.can_author, 'expertise', g.expertise)) from agents g where g.team_id = t.id), '[]') as roster, (select json_build_object( 'artifact', to_json(a), 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version), 'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c where c.artifact_id = a.id and c.number = a.current_version), '[]'), 'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = a.id and v.cycle = a.cycle), '[]'), 'lockouts', coalesce((select json_agg(x order by x.agent_id) from (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join reviews r on r.id = l.review_id where l.artifact_id = a.id and l.cleared_at is null) x), '[]'), 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null), 'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details) from escalations e where e.artifact_id = a.id and e.resolved_at is null)) from artifacts a where a.team_id = t.id and a.key = 'pgb-' || :k::text) as artifact, '[]'::json as locked_paths from teams t where t.id = :team;
 -- mirrors: src/store/artifacts/write.rs insert_assignment
@@ -59,8 +59,8 @@ commit;
 
 -- 4. POST /versions (revision): src/app submit_version
 begin;
--- mirrors: src/store/artifacts/load.rs lock (the artifact's row for no key update, its team's for share)
-select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text for no key update of a for share of t;
+-- mirrors: src/store/artifacts/load.rs lock (the team's gate shared, then the artifact's row for no key update, its team's for share)
+with gate as (select pg_advisory_xact_lock_shared(hashtext('reviewlock.team'), hashtext(:team))) select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text and exists (select from gate) for no key update of a for share of t;
 -- mirrors: src/store/artifacts/load.rs load (src/app open: the team's policy and roster, the artifact with its version, contributors, cycle's reviews, lockouts, assignment and escalation, as JSON)
 select t.profile, t.required_approvals, t.revision, coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review, 'can_author', g.can_author, 'expertise', g.expertise)) from agents g where g.team_id = t.id), '[]') as roster, (select json_build_object( 'artifact', to_json(a), 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version), 'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c where c.artifact_id = a.id and c.number = a.current_version), '[]'), 'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = a.id and v.cycle = a.cycle), '[]'), 'lockouts', coalesce((select json_agg(x order by x.agent_id) from (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join reviews r on r.id = l.review_id where l.artifact_id = a.id and l.cleared_at is null) x), '[]'), 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null), 'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details) from escalations e where e.artifact_id = a.id and e.resolved_at is null)) from artifacts a where a.team_id = t.id and a.key = 'pgb-' || :k::text) as artifact, '[]'::json as locked_paths from teams t where t.id = :team;
 -- mirrors: src/store/artifacts/write.rs insert_version
@@ -75,8 +75,8 @@ commit;
 
 -- 5. POST /versions/2/reviews (approve): src/app review
 begin;
--- mirrors: src/store/artifacts/load.rs lock (the artifact's row for no key update, its team's for share)
-select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text for no key update of a for share of t;
+-- mirrors: src/store/artifacts/load.rs lock (the team's gate shared, then the artifact's row for no key update, its team's for share)
+with gate as (select pg_advisory_xact_lock_shared(hashtext('reviewlock.team'), hashtext(:team))) select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = :team and a.key = 'pgb-' || :k::text and exists (select from gate) for no key update of a for share of t;
 -- mirrors: src/store/artifacts/load.rs load (src/app open: the team's policy and roster, the artifact with its version, contributors, cycle's reviews, lockouts, assignment and escalation, as JSON)
 select t.profile, t.required_approvals, t.revision, coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review, 'can_author', g.can_author, 'expertise', g.expertise)) from agents g where g.team_id = t.id), '[]') as roster, (select json_build_object( 'artifact', to_json(a), 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version), 'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c where c.artifact_id = a.id and c.number = a.current_version), '[]'), 'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r join versions v on v.artifact_id = r.artifact_id and v.number = r.number where r.artifact_id = a.id and v.cycle = a.cycle), '[]'), 'lockouts', coalesce((select json_agg(x order by x.agent_id) from (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at from lockouts l join reviews r on r.id = l.review_id where l.artifact_id = a.id and l.cleared_at is null) x), '[]'), 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null), 'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details) from escalations e where e.artifact_id = a.id and e.resolved_at is null)) from artifacts a where a.team_id = t.id and a.key = 'pgb-' || :k::text) as artifact, '[]'::json as locked_paths from teams t where t.id = :team;
 -- mirrors: src/store/artifacts/write.rs insert_review

@@ -26,15 +26,18 @@ pub async fn revisions(
 }
 
 /// Locks the artifact's row for a write, so writes to one artifact run one at a time (R13), and
-/// its team's row `for share`, so the roster and the policy the write decides on stay as they
-/// are until it commits (a roster or policy change locks that row `for no key update`). `false`
-/// when the artifact (or its team) does not exist. Load the artifact after this, in a statement
-/// of its own: one that waited for a lock still sees what it saw before it waited.
+/// its team's row `for share` through the team's gate (`teams::gate!`), so the roster and the
+/// policy the write decides on stay as they are until it commits (a roster or policy change takes
+/// the gate exclusively and locks that row `for no key update`). `false` when the artifact (or
+/// its team) does not exist. Load the artifact after this, in a statement of its own: one that
+/// waited for a lock still sees what it saw before it waited.
 pub async fn lock(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<bool> {
-    let locked: Option<i32> = sqlx::query_scalar(
-        "select 1 from artifacts a join teams t on t.id = a.team_id where a.team_id = $1 and a.key = $2
+    let locked: Option<i32> = sqlx::query_scalar(concat!(
+        teams::gate!(shared),
+        "select 1 from artifacts a join teams t on t.id = a.team_id
+         where a.team_id = $1 and a.key = $2 and exists (select from gate)
          for no key update of a for share of t",
-    )
+    ))
     .bind(team)
     .bind(key)
     .fetch_optional(conn)
