@@ -398,6 +398,7 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
             read.status,
             read.body
         );
+        assert_eq!(read.header("retry-after"), "2", "fault {fault}: a 503 says when to come back");
         while stopped.elapsed() < DOWN_FOR {
             assert!(server.alive(), "fault {fault}: the server exited while the database was down");
             tokio::time::sleep(Duration::from_millis(100)).await;

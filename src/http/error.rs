@@ -47,6 +47,9 @@ pub fn status(code: Code) -> StatusCode {
     }
 }
 
+/// The `Retry-After` of a 503 `unavailable`, in seconds.
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;
+
 /// An RFC 9457 problem document.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Problem {
@@ -114,6 +117,12 @@ impl IntoResponse for Error {
             }
             Error::IdempotencyKeyInFlight => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(1));
+            }
+            // Whatever made the database unreachable (a restart, a failover, a full pool) is
+            // usually over within seconds: say when to come back rather than leave clients to
+            // guess or to hammer.
+            _ if problem.code == Code::Unavailable => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(UNAVAILABLE_RETRY_AFTER_SECS));
             }
             _ => {}
         }

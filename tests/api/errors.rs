@@ -226,7 +226,9 @@ async fn an_unreachable_database_is_503_unavailable(pool: PgPool) {
     api.pool.clone().close().await;
 
     // The server admin token needs no lookup: the handler's own query fails.
-    problem(&api.get("/v1/teams/alpha", ADMIN).await, 503, "unavailable");
+    let reply = api.get("/v1/teams/alpha", ADMIN).await;
+    problem(&reply, 503, "unavailable");
+    assert_eq!(reply.headers["retry-after"], "2", "a 503 says when to come back");
     problem(&api.put("/v1/teams/beta", ADMIN, json!({})).await, 503, "unavailable");
     // A team token is looked up in the database.
     problem(&api.get("/v1/teams/alpha", &read).await, 503, "unavailable");
