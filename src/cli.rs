@@ -9,48 +9,108 @@ use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
 use crate::app::actor::{Actor, Scope};
+use crate::app::teams;
 use crate::app::unit::{Outcome, Preconditions};
-use crate::config::{CheckArgs, DatabaseConfig, TokenCreateArgs};
+use crate::config::{CheckArgs, DatabaseConfig, PoolConfig, TokenCreateArgs, TokenListArgs, TokenRevokeArgs};
+use crate::domain::TeamId;
 use crate::error::Error;
+use crate::store::{Db, tokens};
 
 type Failure = Box<dyn std::error::Error>;
 
 /// Applies the migrations (creating the database if needed) and exits.
 pub async fn migrate(database: &DatabaseConfig) -> Result<(), Failure> {
-    crate::connect(database).await?.close().await;
+    crate::connect(database, &PoolConfig::COMMAND).await?.close().await;
     Ok(())
 }
 
-/// Creates a team token straight in the database and prints only its secret, once.
-pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
-    let pool = crate::connect(&args.database).await?;
-    let scope = Scope::parse(&args.scope)
-        .ok_or_else(|| format!("scope must be one of {}", Scope::ALL.map(Scope::as_str).join(", ")))?;
-    let actor = Actor {
+/// Who the token commands act as: whoever may run the binary on the database, a server-wide
+/// admin, recorded as `reviewlock-cli` in the events they cause.
+fn operator() -> Actor {
+    Actor {
         token_id: None,
         token_name: "reviewlock-cli".into(),
         team: None,
         scope: Scope::Admin,
         agent: None,
         key_owner: uuid::Uuid::nil(),
-    };
-    let created = crate::app::teams::create_token(
-        &crate::store::Db::new(pool.clone()),
-        &actor,
-        &Preconditions::default(),
-        &crate::domain::TeamId::parse(&args.team)
-            .ok_or_else(|| format!("team {}", crate::domain::TeamId::EXPECTED))?,
-        &args.name,
-        scope,
-        args.agent.as_deref(),
-    )
-    .await
-    .map_err(|e| describe(&e))?;
+    }
+}
+
+fn team(team: &str) -> Result<TeamId, Failure> {
+    TeamId::parse(team).ok_or_else(|| format!("--team {}", TeamId::EXPECTED).into())
+}
+
+/// Runs `command` on the database with a small pool, closed afterwards.
+async fn on_database<T>(
+    database: &DatabaseConfig,
+    command: impl AsyncFnOnce(&Db) -> Result<T, Error>,
+) -> Result<T, Failure> {
+    let pool = Db::new(crate::connect(database, &PoolConfig::COMMAND).await?);
+    let result = command(&pool).await;
     pool.close().await;
+    result.map_err(|e| describe(&e).into())
+}
+
+/// Creates a token straight in the database (a team's, or a server-wide admin token) and
+/// returns only its secret, to print once.
+pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
+    let scope = Scope::parse(&args.scope)
+        .ok_or_else(|| format!("--scope must be one of {}", Scope::ALL.map(Scope::as_str).join(", ")))?;
+    let team = args.team.as_deref().map(team).transpose()?;
+    if team.is_none() && (scope != Scope::Admin || args.agent.is_some()) {
+        return Err("a server-wide token is an admin token: name a --team for any other scope".into());
+    }
+    let (actor, pre) = (operator(), Preconditions::default());
+    let created = on_database(&args.database, async |pool| match &team {
+        Some(team) => {
+            teams::create_token(pool, &actor, &pre, team, &args.name, scope, args.agent.as_deref()).await
+        }
+        None => teams::create_server_token(pool, &actor, &pre, &args.name).await,
+    })
+    .await?;
     match created {
         Outcome::Done(_, created) => Ok(created.token.unwrap_or_default()),
         Outcome::Replayed { .. } => Err("a token was replayed where none was asked for".into()),
     }
+}
+
+/// Prints the live tokens, one a line: id, scope, name (and agent), created. Never a secret.
+pub async fn token_list(args: &TokenListArgs) -> Result<(), Failure> {
+    let team = args.team.as_deref().map(team).transpose()?;
+    let actor = operator();
+    let tokens = on_database(&args.database, async |pool| match &team {
+        Some(team) => teams::list_tokens(pool, &actor, team).await,
+        None => teams::list_server_tokens(pool, &actor).await,
+    })
+    .await?;
+    for t in tokens {
+        let agent = t.agent_id.map(|a| format!(" (agent {a})")).unwrap_or_default();
+        println!(
+            "{}  {:<11}  {}{agent}  created {}",
+            t.id,
+            t.scope,
+            t.name,
+            t.created_at.format("%Y-%m-%d %H:%M:%SZ")
+        );
+    }
+    Ok(())
+}
+
+/// Revokes a token by id, whether a team's (recorded in its log) or a server-wide one.
+pub async fn token_revoke(args: &TokenRevokeArgs) -> Result<(), Failure> {
+    let (actor, pre) = (operator(), Preconditions::default());
+    on_database(&args.database, async |pool| {
+        let token = pool.read(async |conn| Ok::<_, Error>(tokens::find(conn, args.id).await?)).await?;
+        let token = token.ok_or_else(|| Error::NotFound(format!("no live token has id '{}'", args.id)))?;
+        match token.team_id.as_deref().and_then(TeamId::parse) {
+            Some(team) => teams::revoke_token(pool, &actor, &pre, &team, args.id).await,
+            None => teams::revoke_server_token(pool, &actor, &pre, args.id).await,
+        }
+    })
+    .await?;
+    eprintln!("revoked token {}", args.id);
+    Ok(())
 }
 
 fn describe(e: &Error) -> String {
@@ -70,12 +130,12 @@ pub async fn check(args: &CheckArgs) -> ExitCode {
         Ok(answer) if answer["allowed"] == true => ExitCode::SUCCESS,
         Ok(answer) => {
             for denial in answer["denials"].as_array().into_iter().flatten() {
-                let artifact = denial["artifact"].as_str().unwrap_or("-");
-                eprintln!(
-                    "denied: {artifact}: {} ({})",
-                    denial["detail"].as_str().unwrap_or(""),
-                    denial["code"]
-                );
+                let code = denial["code"].as_str().unwrap_or("denied");
+                let detail = denial["detail"].as_str().unwrap_or_default();
+                match denial["artifact"].as_str() {
+                    Some(artifact) => eprintln!("denied ({code}) by artifact '{artifact}': {detail}"),
+                    None => eprintln!("denied ({code}): {detail}"),
+                }
             }
             ExitCode::from(1)
         }
@@ -100,16 +160,22 @@ async fn ask(args: &CheckArgs) -> Result<Value, Failure> {
         .header(header::CONTENT_TYPE, "application/json")
         .body(Full::new(bytes::Bytes::from(body)))?;
     let port = authority.port_u16().unwrap_or(80);
-    let stream = tokio::net::TcpStream::connect((authority.host(), port)).await?;
+    let stream = tokio::net::TcpStream::connect((authority.host(), port)).await.map_err(|e| {
+        format!("cannot reach the server at {}: {e}; is it running? check --url or REVIEWLOCK_URL", args.url)
+    })?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     tokio::spawn(connection);
-    let response = sender.send_request(request).await?;
+    let response = sender
+        .send_request(request)
+        .await
+        .map_err(|e| format!("asking the server at {} failed: {e}", args.url))?;
     let status = response.status();
     let bytes = response.into_body().collect().await?.to_bytes();
     let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     if status != StatusCode::OK {
-        let detail = answer["detail"].as_str().unwrap_or("no detail");
-        return Err(format!("the server answered {status}: {} ({detail})", answer["code"]).into());
+        let (code, detail) =
+            (answer["code"].as_str().unwrap_or("no code"), answer["detail"].as_str().unwrap_or(""));
+        return Err(format!("{} answered {status} {code}: {detail}", args.url).into());
     }
     Ok(answer)
 }

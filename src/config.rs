@@ -1,6 +1,5 @@
 //! Settings, from flags or the environment.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
@@ -10,11 +9,62 @@ use clap::{Args, Parser, Subcommand};
     name = "reviewlock",
     version,
     propagate_version = true,
-    about = "The reviewer rejection lockout protocol, as a service"
+    about = "The reviewer rejection lockout protocol, as a service",
+    long_about = "The reviewer rejection lockout protocol, as a service.\n\n\
+        Without a command, serves the HTTP API (as `reviewlock serve`), with the options below. \
+        Every option can also be set by the environment variable shown beside it; \
+        `reviewlock <command> --help` lists a command's own.",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// `serve`'s options, which also work without the subcommand.
+    #[command(flatten)]
+    pub serve: ServeConfig,
+}
+
+impl Cli {
+    /// The command line and environment, or exit with clap's message; a value read from an
+    /// environment variable that does not parse is blamed on that variable, not on a flag the
+    /// user never typed.
+    pub fn parse_naming_env() -> Cli {
+        use clap::error::{ContextKind, ContextValue};
+        use clap::{CommandFactory, FromArgMatches};
+        let mut command = Cli::command();
+        let matches = match command.try_get_matches_from_mut(std::env::args_os()) {
+            Ok(matches) => matches,
+            Err(e) => {
+                let flag = match e.get(ContextKind::InvalidArg) {
+                    Some(ContextValue::String(flag)) => flag.split(' ').next().unwrap_or_default().to_owned(),
+                    _ => e.exit(),
+                };
+                let typed = std::env::args().any(|a| a == flag || a.starts_with(&format!("{flag}=")));
+                let env = env_of(&command, flag.trim_start_matches("--")).filter(|_| !typed);
+                match env.filter(|var| std::env::var_os(var).is_some()) {
+                    Some(var) => {
+                        eprintln!(
+                            "reviewlock: the environment variable {var} sets {flag}, and its value is refused:"
+                        );
+                        eprintln!("{e}");
+                        std::process::exit(2);
+                    }
+                    None => e.exit(),
+                }
+            }
+        };
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}
+
+/// The environment variable of a long option, in this command or any of its subcommands.
+fn env_of(command: &clap::Command, long: &str) -> Option<String> {
+    command
+        .get_arguments()
+        .find(|a| a.get_long() == Some(long))
+        .and_then(|a| a.get_env())
+        .map(|v| v.to_string_lossy().into_owned())
+        .or_else(|| command.get_subcommands().find_map(|c| env_of(c, long)))
 }
 
 #[derive(Debug, Subcommand)]
@@ -35,18 +85,24 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum TokenCommand {
-    /// Create a team token and print only its secret, once, on stdout.
+    /// Create a token and print only its secret, once, on stdout: a team's with `--team`, else
+    /// a server-wide admin token.
     Create(TokenCreateArgs),
+    /// List live tokens (never their secrets): a team's with `--team`, else the server-wide ones.
+    List(TokenListArgs),
+    /// Revoke a token of any team, or a server-wide one, by its id.
+    Revoke(TokenRevokeArgs),
 }
 
 #[derive(Debug, Clone, Args)]
 pub struct TokenCreateArgs {
+    /// The team whose token this is; without it, the token is a server-wide admin token.
     #[arg(long)]
-    pub team: String,
-    /// read, coordinator, user, admin or agent.
-    #[arg(long)]
+    pub team: Option<String>,
+    /// What the token may do: read, coordinator, user, admin or agent (server-wide: admin).
+    #[arg(long, default_value = "admin")]
     pub scope: String,
-    /// Who or what holds the token.
+    /// Who or what holds the token, e.g. `orchestrator` or `alice`.
     #[arg(long)]
     pub name: String,
     /// For scope `agent`: the agent the token acts as.
@@ -57,12 +113,31 @@ pub struct TokenCreateArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub struct TokenListArgs {
+    /// List this team's tokens; without it, the server-wide tokens.
+    #[arg(long)]
+    pub team: Option<String>,
+    #[command(flatten)]
+    pub database: DatabaseConfig,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TokenRevokeArgs {
+    /// The token's id, as `token list` shows it.
+    pub id: uuid::Uuid,
+    #[command(flatten)]
+    pub database: DatabaseConfig,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
+    /// The team whose artifacts the files may belong to.
     #[arg(long)]
     pub team: String,
+    /// The agent about to write.
     #[arg(long)]
     pub agent: String,
-    /// The files about to be written.
+    /// The files about to be written, relative to the repository's root.
     #[arg(required = true)]
     pub paths: Vec<String>,
     /// The server's base URL.
@@ -73,30 +148,49 @@ pub struct CheckArgs {
     pub token: String,
 }
 
+/// The database a command works on.
 #[derive(Debug, Clone, Args)]
 pub struct DatabaseConfig {
-    /// Postgres URL; the database is created if it does not exist.
+    /// Postgres URL (`postgres://user:password@host:port/database`); the database is created if
+    /// it does not exist.
     #[arg(long, env = "DATABASE_URL", default_value = "postgres://postgres@127.0.0.1:5432/reviewlock")]
     pub database_url: String,
-    /// Most connections this process holds.
+}
+
+/// The connection pool of a serving process.
+#[derive(Debug, Clone, Args)]
+pub struct PoolConfig {
+    /// Most database connections this process holds (the event listener's included).
     #[arg(long, env = "REVIEWLOCK_DB_MAX_CONNECTIONS", default_value_t = 16)]
     pub db_max_connections: u32,
-    /// How long a request waits for a connection before it answers 503 `unavailable`.
+    /// How long a request waits for a database connection before it answers 503 `unavailable`.
     #[arg(long, env = "REVIEWLOCK_DB_ACQUIRE_TIMEOUT", default_value = "3s", value_parser = parse_duration)]
     pub db_acquire_timeout: Duration,
 }
 
+impl PoolConfig {
+    /// What a one-off command (`migrate`, `token`) needs: a connection or two.
+    pub const COMMAND: PoolConfig =
+        PoolConfig { db_max_connections: 2, db_acquire_timeout: Duration::from_secs(10) };
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct ServeConfig {
-    /// Address to listen on.
-    #[arg(long, env = "REVIEWLOCK_LISTEN", default_value = "127.0.0.1:8080")]
-    pub listen: SocketAddr,
+    /// Address to listen on: `host:port`, the host a name or an IP address.
+    #[arg(long, env = "REVIEWLOCK_LISTEN", default_value = "127.0.0.1:8080", value_parser = parse_listen)]
+    pub listen: String,
     #[command(flatten)]
     pub database: DatabaseConfig,
+    #[command(flatten)]
+    pub pool: PoolConfig,
     /// The server-wide admin token. When unset and no token exists yet, one is created at first
-    /// start and printed once on stderr.
+    /// start and shown once: on stderr when it is a terminal, else in `--admin-token-file`.
     #[arg(long, env = "REVIEWLOCK_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// Where the bootstrap admin token's secret is written when stderr is not a terminal (a
+    /// service manager, a container): a file only this user can read, never the log stream.
+    #[arg(long, env = "REVIEWLOCK_ADMIN_TOKEN_FILE", default_value = "reviewlock-admin-token")]
+    pub admin_token_file: std::path::PathBuf,
     /// Longest time a request may take before it answers 503.
     #[arg(long, env = "REVIEWLOCK_REQUEST_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
     pub request_timeout: Duration,
@@ -113,15 +207,11 @@ pub struct ServeConfig {
     pub token_cache_ttl: Duration,
 }
 
-impl ServeConfig {
-    /// The settings with no flag and no environment: what `reviewlock` alone runs with.
-    pub fn from_env() -> Self {
-        #[derive(Parser)]
-        struct Only {
-            #[command(flatten)]
-            serve: ServeConfig,
-        }
-        Only::parse_from(["reviewlock"]).serve
+/// `host:port`: resolved when the server binds, so a host name such as `localhost` works.
+fn parse_listen(s: &str) -> Result<String, String> {
+    match s.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => Ok(s.to_owned()),
+        _ => Err(format!("'{s}' is not an address like 127.0.0.1:8080 or localhost:8080")),
     }
 }
 
@@ -153,15 +243,25 @@ mod tests {
     }
 
     #[test]
-    fn no_subcommand_means_serve_with_defaults() {
+    fn no_subcommand_means_serve_and_takes_serve_options() {
         let cli = Cli::parse_from(["reviewlock"]);
         assert!(cli.command.is_none());
+        assert_eq!(cli.serve.rate_limit, crate::rate_limit::RateLimit::new(50.0, 100));
+        let cli = Cli::parse_from(["reviewlock", "--listen", "localhost:9000", "--rate-limit", "0"]);
+        assert!(cli.command.is_none());
+        assert_eq!(cli.serve.listen, "localhost:9000");
+        assert!(cli.serve.rate_limit.is_disabled());
         let cli = Cli::parse_from(["reviewlock", "serve", "--listen", "0.0.0.0:9000"]);
         let Some(Command::Serve(c)) = cli.command else { panic!("serve expected") };
-        assert_eq!(c.listen.port(), 9000);
-        assert_eq!(c.rate_limit, crate::rate_limit::RateLimit::new(50.0, 100));
-        let cli = Cli::parse_from(["reviewlock", "serve", "--rate-limit", "0"]);
-        let Some(Command::Serve(c)) = cli.command else { panic!("serve expected") };
-        assert!(c.rate_limit.is_disabled());
+        assert_eq!(c.listen, "0.0.0.0:9000");
+        assert!(Cli::try_parse_from(["reviewlock", "--listen", "nope"]).is_err());
+        assert!(Cli::try_parse_from(["reviewlock", "--listen", "host:99999"]).is_err());
+    }
+
+    #[test]
+    fn pool_options_belong_to_serve_only() {
+        assert!(Cli::try_parse_from(["reviewlock", "migrate", "--db-max-connections", "4"]).is_err());
+        assert!(Cli::try_parse_from(["reviewlock", "token", "list", "--db-acquire-timeout", "1s"]).is_err());
+        assert!(Cli::try_parse_from(["reviewlock", "serve", "--db-max-connections", "4"]).is_ok());
     }
 }

@@ -13,6 +13,7 @@ pub mod http;
 pub mod metrics;
 pub mod rate_limit;
 pub mod resources;
+pub mod startup;
 pub mod store;
 pub mod telemetry;
 pub mod validate;
@@ -21,12 +22,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::migrate::MigrateDatabase;
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::postgres::PgPoolOptions;
 use sqlx::{Connection, PgPool, Postgres};
 
 pub use http::{app, openapi};
 
-use crate::config::{DatabaseConfig, ServeConfig};
+use crate::config::{DatabaseConfig, PoolConfig, ServeConfig};
 use crate::store::Db;
 
 /// The migrations, embedded in the binary.
@@ -71,18 +72,28 @@ pub fn openapi_json() -> String {
     openapi().to_pretty_json().expect("the spec serializes")
 }
 
-/// Creates the database if it does not exist, connects, and applies the migrations.
-pub async fn connect(config: &DatabaseConfig) -> Result<PgPool, Box<dyn std::error::Error>> {
-    let url = &config.database_url;
-    if !Postgres::database_exists(url).await? {
+/// Creates the database if it does not exist, connects, and applies the migrations. An error
+/// names the server and database it was about (never the password) and what to check.
+pub async fn connect(database: &DatabaseConfig, config: &PoolConfig) -> Result<PgPool, String> {
+    let target = startup::Target::parse(&database.database_url)?;
+    let url = &database.database_url;
+    if !Postgres::database_exists(url).await.map_err(|e| target.failed("connecting", e))? {
+        // Loudly: a typo in DATABASE_URL must not pass for a fresh, empty database.
+        tracing::warn!(database = %target.database, server = %target.server, "the database does not exist; creating it");
         match Postgres::create_database(url).await {
-            Ok(()) => tracing::info!("created the database"),
+            Ok(()) => tracing::warn!(database = %target.database, "created the database"),
             // Another replica created it first.
             Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42P04") => {}
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(target.failed("creating the database", e)),
         }
     }
-    let options: PgConnectOptions = url.parse()?;
+    if target.is_maintenance() {
+        tracing::warn!(
+            database = %target.database,
+            "DATABASE_URL names Postgres's maintenance database: reviewlock's tables will live there"
+        );
+    }
+    let options = target.options.clone();
     let pool = PgPoolOptions::new()
         .max_connections(config.db_max_connections)
         .acquire_timeout(config.db_acquire_timeout)
@@ -95,18 +106,19 @@ pub async fn connect(config: &DatabaseConfig) -> Result<PgPool, Box<dyn std::err
             Box::pin(async move { Ok(meta.idle_for < PING_IDLE_AFTER || conn.ping().await.is_ok()) })
         })
         .connect_with(options)
-        .await?;
-    MIGRATOR.run(&pool).await?;
+        .await
+        .map_err(|e| target.failed("connecting", e))?;
+    MIGRATOR.run(&pool).await.map_err(|e| target.failed("applying the migrations", e))?;
     Ok(pool)
 }
 
 /// Runs the service until SIGTERM or Ctrl-C, then drains in-flight requests for at most the
 /// shutdown timeout.
 pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>> {
-    let pool = Db::new(connect(&config.database).await?);
+    let pool = Db::new(connect(&config.database, &config.pool).await?);
     let admin_token = config.admin_token.as_deref().map(str::trim).filter(|t| !t.is_empty());
     if admin_token.is_none() {
-        bootstrap_admin_token(&pool).await?;
+        bootstrap_admin_token(&pool, &config.admin_token_file).await?;
     }
     let state = AppState {
         pool: pool.clone(),
@@ -143,18 +155,53 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
     Ok(())
 }
 
-/// With no admin token configured and no token in the database, creates one and prints it
-/// once, so a newcomer can start with curl.
-async fn bootstrap_admin_token(pool: &Db) -> Result<(), sqlx::Error> {
+/// With no admin token configured and no token in the database, creates one, so a newcomer can
+/// start with curl. Its secret is shown once, to a person: on stderr when that is a terminal,
+/// else written to `file` (readable by this user only) before the token is committed, so a
+/// secret nobody can read is never created. It never enters the log stream.
+async fn bootstrap_admin_token(pool: &Db, file: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    use std::io::IsTerminal;
     let secret = auth::new_secret();
     let mut tx = pool.begin().await?;
-    if store::tokens::bootstrap_admin(&mut tx, &auth::hash_secret(&secret)).await? {
+    if !store::tokens::bootstrap_admin(&mut tx, &auth::hash_secret(&secret)).await? {
+        return Ok(());
+    }
+    if std::io::stderr().is_terminal() {
         tx.commit().await?;
         eprintln!(
-            "\nreviewlock: created the server-wide admin token (shown only now; set REVIEWLOCK_ADMIN_TOKEN to use your own):\n\n    {secret}\n"
+            "\nreviewlock: created the server-wide admin token (shown only now; list and revoke server-wide \
+             tokens at /v1/tokens, or set REVIEWLOCK_ADMIN_TOKEN to use your own):\n\n    {secret}\n"
         );
+        return Ok(());
     }
+    write_secret(file, &secret).map_err(|e| {
+        format!(
+            "cannot write the bootstrap admin token to {} ({e}); set REVIEWLOCK_ADMIN_TOKEN_FILE to a writable \
+             path, or REVIEWLOCK_ADMIN_TOKEN to a secret of your own",
+            file.display()
+        )
+    })?;
+    tx.commit().await?;
+    tracing::warn!(
+        file = %file.display(),
+        "created the server-wide admin token; its secret is in this file, readable only by this user: \
+         read it, then delete the file (list and revoke server-wide tokens at /v1/tokens)"
+    );
     Ok(())
+}
+
+/// Writes a secret to a file only its owner may read (created so, or narrowed if it exists).
+fn write_secret(file: &std::path::Path, secret: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut f = options.open(file)?;
+    #[cfg(unix)]
+    f.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    writeln!(f, "{secret}")?;
+    f.sync_all()
 }
 
 /// Deletes expired idempotency keys every ten minutes; a key expires 24 hours after its request.

@@ -1,11 +1,10 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-use reviewlock::config::{Cli, Command, ServeConfig, TokenCommand};
+use reviewlock::config::{Cli, Command, TokenCommand};
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_naming_env();
     let outcome = match cli.command {
         Some(Command::Openapi) => {
             println!("{}", reviewlock::openapi_json());
@@ -16,9 +15,15 @@ async fn main() -> ExitCode {
             reviewlock::telemetry::init();
             reviewlock::cli::migrate(&database).await
         }
-        Some(Command::Token(TokenCommand::Create(args))) => {
+        Some(Command::Token(command)) => {
             reviewlock::telemetry::init();
-            reviewlock::cli::token_create(&args).await.map(|secret| println!("{secret}"))
+            match command {
+                TokenCommand::Create(args) => {
+                    reviewlock::cli::token_create(&args).await.map(|s| println!("{s}"))
+                }
+                TokenCommand::List(args) => reviewlock::cli::token_list(&args).await,
+                TokenCommand::Revoke(args) => reviewlock::cli::token_revoke(&args).await,
+            }
         }
         Some(Command::Serve(config)) => {
             reviewlock::telemetry::init();
@@ -26,7 +31,7 @@ async fn main() -> ExitCode {
         }
         None => {
             reviewlock::telemetry::init();
-            reviewlock::serve(ServeConfig::from_env()).await
+            reviewlock::serve(cli.serve).await
         }
     };
     match outcome {

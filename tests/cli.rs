@@ -8,7 +8,8 @@ mod process;
 use std::process::{Command, Output};
 
 use common::{ADMIN, Api};
-use process::{database_url, dotenvy_url, serve};
+use hyper::Method;
+use process::{Serve, database_url, dotenvy_url, serve};
 use serde_json::json;
 use sqlx::PgPool;
 
@@ -98,7 +99,7 @@ async fn check_exits_0_when_allowed_and_1_with_the_denials(pool: PgPool) {
         reviewlock(&["check", "--team", "acme", "--agent", "a", "src/auth/login.rs", "README.md"], &env);
     assert_eq!(denied.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&denied.stderr);
-    assert!(stderr.contains("auth") && stderr.contains("agent_locked_out"), "{stderr}");
+    assert!(stderr.starts_with("denied (agent_locked_out) by artifact 'auth': "), "{stderr}");
 
     let allowed = reviewlock(&["check", "--team", "acme", "--agent", "b", "src/auth/login.rs"], &env);
     assert_eq!(allowed.status.code(), Some(0), "{}", String::from_utf8_lossy(&allowed.stderr));
@@ -111,4 +112,132 @@ async fn check_exits_0_when_allowed_and_1_with_the_denials(pool: PgPool) {
     drop(server);
     let out = reviewlock(&["check", "--team", "acme", "--agent", "b", "x.rs"], &env);
     assert_eq!(out.status.code(), Some(2), "no server");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("cannot reach the server at {url}")), "{stderr}");
+}
+
+/// The bootstrap admin token of a server started without a terminal (a service manager, a
+/// container) goes to a file only its user can read, never into the log stream; it is listed
+/// among the server-wide tokens, and revoking it (by API or by the CLI) takes effect.
+#[sqlx::test]
+async fn the_bootstrap_token_is_kept_out_of_the_log_and_can_be_revoked(pool: PgPool) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("admin-token");
+    let url = database_url(&pool);
+    let server = Serve::new(&url, "")
+        .without_admin_token()
+        .env("REVIEWLOCK_ADMIN_TOKEN_FILE", file.to_str().unwrap())
+        .env("REVIEWLOCK_LOG_FORMAT", "json")
+        .log(dir.path().join("log"))
+        .start()
+        .await;
+    let secret = std::fs::read_to_string(&file).unwrap().trim().to_owned();
+    assert!(secret.starts_with("rl_"), "{secret}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "readable by its user only");
+    }
+    let log = server.log_text();
+    assert!(!log.contains(&secret), "the secret is not in the log");
+    for line in log.lines() {
+        serde_json::from_str::<serde_json::Value>(line)
+            .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+    }
+    assert!(log.contains("admin-token"), "the log says where the secret is: {log}");
+
+    // The bootstrap token is a server-wide token like any other: listed, and replaceable.
+    let client = server.client();
+    let listed = client.get("/v1/tokens").bearer(&secret).must().await;
+    assert_eq!(listed.status, 200);
+    let items = listed.body["items"].as_array().unwrap().clone();
+    assert_eq!(items.len(), 1);
+    assert_eq!(
+        (items[0]["name"].as_str(), items[0]["scope"].as_str()),
+        (Some("bootstrap-admin"), Some("admin"))
+    );
+    let bootstrap_id = items[0]["id"].as_str().unwrap().to_owned();
+    let created = client
+        .request(Method::POST, "/v1/tokens")
+        .bearer(&secret)
+        .json(json!({ "name": "ops" }))
+        .must()
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let ops = created.body["token"].as_str().unwrap().to_owned();
+    let revoked =
+        client.request(Method::DELETE, &format!("/v1/tokens/{bootstrap_id}")).bearer(&ops).must().await;
+    assert_eq!(revoked.status, 204, "{}", revoked.body);
+    let refused = client.get("/v1/tokens").bearer(&secret).send().await.unwrap();
+    assert!(refused.is_problem(401, "unauthenticated"), "a revoked bootstrap token is refused");
+    // A team token does not manage server-wide tokens.
+    client.request(Method::PUT, "/v1/teams/acme").bearer(&ops).json(json!({})).must().await;
+    let team_admin = client
+        .request(Method::POST, "/v1/teams/acme/tokens")
+        .bearer(&ops)
+        .json(json!({ "name": "a", "scope": "admin" }))
+        .must()
+        .await;
+    let team_admin = team_admin.body["token"].as_str().unwrap().to_owned();
+    assert!(client.get("/v1/tokens").bearer(&team_admin).send().await.unwrap().is_problem(403, "forbidden"));
+
+    // The CLI lists and revokes them on the database, for recovery.
+    let db = [("DATABASE_URL", url.as_str())];
+    let out = reviewlock(&["token", "list"], &db);
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && listed.contains(" ops ") && !listed.contains("bootstrap-admin"),
+        "{listed}"
+    );
+    let ops_id = listed.split_whitespace().next().unwrap().to_owned();
+    let out = reviewlock(&["token", "revoke", &ops_id], &db);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Revoked by another process: refused once the server's token cache (1 s) lets it go.
+    let started = std::time::Instant::now();
+    while client.get("/v1/tokens").bearer(&ops).send().await.unwrap().status == 200 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "the revocation never took effect");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(client.get("/v1/tokens").bearer(&ops).send().await.unwrap().is_problem(401, "unauthenticated"));
+    let out = reviewlock(&["token", "revoke", &ops_id], &db);
+    assert_eq!(out.status.code(), Some(1), "revoked already");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not_found"));
+    // Recovery: a new server-wide token from the CLI.
+    let out = reviewlock(&["token", "create", "--name", "recovery"], &db);
+    let recovery = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    assert_eq!(client.get("/v1/tokens").bearer(&recovery).must().await.status, 200);
+    let team_list = reviewlock(&["token", "list", "--team", "acme"], &db);
+    assert!(String::from_utf8_lossy(&team_list.stdout).contains(" a "), "a team's tokens");
+}
+
+/// Settings that cannot be used say which setting, and what to check.
+#[sqlx::test]
+async fn bad_settings_name_the_setting(pool: PgPool) {
+    let out = reviewlock(&["serve"], &[("REVIEWLOCK_LISTEN", "localhost")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("REVIEWLOCK_LISTEN") && stderr.contains("localhost"), "{stderr}");
+    let out = reviewlock(&["migrate"], &[("DATABASE_URL", "mysql://u:pw@h/db")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("postgres://") && !stderr.contains("pw@"), "{stderr}");
+    let port = process::free_port();
+    let url = format!("postgres://postgres:hunter2@127.0.0.1:{port}/reviewlock");
+    let out = reviewlock(&["migrate"], &[("DATABASE_URL", &url)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("127.0.0.1:{port}")) && stderr.contains("'reviewlock'"), "{stderr}");
+    assert!(stderr.contains("is Postgres running") && !stderr.contains("hunter2"), "{stderr}");
+    // Pool settings are the server's: a command that takes none refuses them.
+    let out = reviewlock(&["migrate", "--db-max-connections", "3"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    // A database created because of a typo is announced, with its name.
+    let url = format!("{}_typo", database_url(&pool));
+    let out = reviewlock(&["migrate"], &[("DATABASE_URL", &url), ("REVIEWLOCK_LOG_FORMAT", "json")]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let name = url.rsplit_once('/').unwrap().1;
+    assert!(stderr.lines().any(|l| l.contains("WARN") && l.contains(name)), "{stderr}");
+    let server = PgPool::connect(&dotenvy_url()).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&server).await.unwrap();
 }

@@ -23,7 +23,7 @@ pub async fn assign(
     input: AssignmentInput,
 ) -> Result<Outcome<ArtifactStatus>> {
     actor.require(team, Scope::Coordinator)?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         domain::decide_assignment(&a.rules, &a.roster, a.policy, &input.agent)?;
@@ -56,7 +56,7 @@ pub async fn release(
     key: &ArtifactKey,
 ) -> Result<Outcome<ArtifactStatus>> {
     actor.require(team, Scope::Coordinator)?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         let released = domain::decide_release(&a.rules)?;

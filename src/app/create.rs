@@ -24,7 +24,7 @@ pub async fn create(
 ) -> Result<Outcome<ArtifactStatus>> {
     let contributors = input.contributors.clone().unwrap_or_default();
     actor.require_credits(team, &input.author, contributors.iter().map(|c| c.agent.as_str()))?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         // The roster holds still until the commit (see `store::artifacts::lock`).
         if !teams::share(tx, team).await? {

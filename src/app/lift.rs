@@ -24,7 +24,7 @@ pub async fn lift(
     reason: &str,
 ) -> Result<Outcome<ArtifactStatus>> {
     actor.require(team, Scope::User)?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         domain::decide_lift(&a.rules, agent)?;

@@ -34,7 +34,7 @@ pub async fn resolve(
             return Err(Error::invalid("agent", "an `abandon` resolution names no agent"));
         }
     };
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         let state = domain::decide_resolution(&a.rules, &a.roster, a.policy, resolution)?;

@@ -28,7 +28,7 @@ pub async fn review(
     input: ReviewInput,
 ) -> Result<Outcome<ReviewOutcome>> {
     actor.require_actor(team, &input.reviewer)?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         let request = domain::ReviewRequest {

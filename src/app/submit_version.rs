@@ -26,7 +26,7 @@ pub async fn submit_version(
 ) -> Result<Outcome<Version>> {
     let contributors = input.contributors.clone().unwrap_or_default();
     actor.require_credits(team, &input.author, contributors.iter().map(|c| c.agent.as_str()))?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         let a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         let credits = Credits { author: &input.author, contributors: &contributors };

@@ -34,7 +34,7 @@ pub async fn put_team(
     id: &str,
     changes: TeamChanges,
 ) -> Result<Outcome<Team>> {
-    unit::run(pool, actor, pre, id, async |w| {
+    unit::run(pool, actor, pre, Some(id), async |w| {
         let tx = &mut w.tx;
         let (team, change) = match teams::find_for_update(tx, id).await? {
             Some(mut team) => {
@@ -103,7 +103,7 @@ pub async fn put_agent(
     changes: AgentChanges,
 ) -> Result<Outcome<Agent>> {
     actor.require(team, Scope::Coordinator)?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         if !teams::roster_changes(tx, team).await? {
             return Err(team_not_found(team));
@@ -189,7 +189,7 @@ pub async fn create_token(
         (Scope::Agent, Some(_)) | (_, None) => {}
         (_, Some(_)) => return Err(Error::invalid("agent", "only an `agent` token names an agent")),
     }
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         teams::find(tx, team).await?.ok_or_else(|| team_not_found(team))?;
         if let Some(agent) = agent
@@ -231,13 +231,71 @@ pub async fn revoke_token(
     id: Uuid,
 ) -> Result<Outcome<()>> {
     actor.require(team, Scope::Admin)?;
-    unit::run(pool, actor, pre, team, async |w| {
+    unit::run(pool, actor, pre, Some(team), async |w| {
         let token = tokens::revoke(&mut w.tx, team, id)
             .await?
             .ok_or_else(|| Error::NotFound(format!("token '{id}' does not exist in team '{team}'")))?;
         let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
         let event = NewEvent { artifact: None, kind: "token.revoked", actor: None, data };
         Ok(Done::new(Change::Removed, (), event))
+    })
+    .await
+}
+
+/// Server-wide tokens (tokens of no team) are the server-wide admin's alone.
+fn require_server_admin(actor: &Actor) -> Result<()> {
+    if actor.is_server_admin() {
+        Ok(())
+    } else {
+        Err(Error::Forbidden("only a server-wide admin token manages server-wide tokens".into()))
+    }
+}
+
+/// Creates a server-wide admin token (for every team), e.g. to replace the bootstrap token;
+/// the secret is returned here once. No team's log records it: the service log does.
+#[tracing::instrument(skip_all, err(level = "debug"))]
+pub async fn create_server_token(
+    pool: &Db,
+    actor: &Actor,
+    pre: &Preconditions,
+    name: &str,
+) -> Result<Outcome<CreatedToken>> {
+    require_server_admin(actor)?;
+    unit::run(pool, actor, pre, None, async |w| {
+        let secret = auth::new_secret();
+        let hash = auth::hash_secret(&secret);
+        let token = tokens::insert(&mut w.tx, None, name, Scope::Admin.as_str(), None, &hash).await?;
+        tracing::info!(token = %token.id, name = %token.name, by = %actor.token_name, "created a server-wide token");
+        let info = crate::resources::Token::from(token);
+        let stored = CreatedToken { info: info.clone(), token: None };
+        let done = Done::server_wide(Change::Created, CreatedToken { info, token: Some(secret) });
+        Ok(Done { stored: Some(stored), ..done })
+    })
+    .await
+}
+
+/// The live server-wide tokens, without secrets (the one set by `REVIEWLOCK_ADMIN_TOKEN` is
+/// configuration, not a stored token, and is not among them).
+pub async fn list_server_tokens(pool: &Db, actor: &Actor) -> Result<Vec<TokenRow>> {
+    require_server_admin(actor)?;
+    pool.read(async |conn| Ok(tokens::list_server_wide(conn).await?)).await
+}
+
+/// Revokes a server-wide token with immediate effect (a token may revoke itself).
+#[tracing::instrument(skip_all, fields(token = %id), err(level = "debug"))]
+pub async fn revoke_server_token(
+    pool: &Db,
+    actor: &Actor,
+    pre: &Preconditions,
+    id: Uuid,
+) -> Result<Outcome<()>> {
+    require_server_admin(actor)?;
+    unit::run(pool, actor, pre, None, async |w| {
+        let token = tokens::revoke_server_wide(&mut w.tx, id)
+            .await?
+            .ok_or_else(|| Error::NotFound(format!("no server-wide token has id '{id}'")))?;
+        tracing::info!(token = %token.id, name = %token.name, by = %actor.token_name, "revoked a server-wide token");
+        Ok(Done::server_wide(Change::Removed, ()))
     })
     .await
 }

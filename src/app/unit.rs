@@ -72,14 +72,20 @@ pub enum Outcome<T> {
 pub struct Done<'e, T> {
     pub change: Change,
     pub reply: T,
-    pub event: NewEvent<'e>,
+    /// The event it appends to its team's log; none for a server-wide write, which has no team.
+    pub event: Option<NewEvent<'e>>,
     /// What a replay answers, when not the reply itself (a secret left out).
     pub stored: Option<T>,
 }
 
 impl<'e, T> Done<'e, T> {
     pub fn new(change: Change, reply: T, event: NewEvent<'e>) -> Self {
-        Done { change, reply, event, stored: None }
+        Done { change, reply, event: Some(event), stored: None }
+    }
+
+    /// The result of a server-wide write (one no team's log records).
+    pub fn server_wide(change: Change, reply: T) -> Self {
+        Done { change, reply, event: None, stored: None }
     }
 }
 
@@ -96,7 +102,7 @@ impl Write {
     }
 }
 
-/// Runs `work` as one write of `team`'s. A request whose key already has a reply answers with
+/// Runs `work` as one write of `team`'s (`None`: a server-wide write, which logs no event). A request whose key already has a reply answers with
 /// it, replayed, before anything runs; the same key with another request is 422
 /// `idempotency_key_reused`, and a repeat while the first request with the key still runs is
 /// 409 `idempotency_key_in_flight`.
@@ -104,7 +110,7 @@ pub async fn run<'e, T: Serialize>(
     pool: &Db,
     actor: &Actor,
     pre: &Preconditions,
-    team: &str,
+    team: Option<&str>,
     work: impl AsyncFnOnce(&mut Write) -> Result<Done<'e, T>>,
 ) -> Result<Outcome<T>> {
     let tx = pool.begin().await?;
@@ -137,7 +143,9 @@ pub async fn run<'e, T: Serialize>(
         };
         idempotency::complete(&mut write.tx, actor.key_owner, key, done.change.stored(), &body).await?;
     }
-    events::append(&mut write.tx, team, (actor.token_id, &actor.token_name), done.event).await?;
+    if let (Some(team), Some(event)) = (team, done.event) {
+        events::append(&mut write.tx, team, (actor.token_id, &actor.token_name), event).await?;
+    }
     write.tx.commit().await?;
     write.counted.into_iter().for_each(Counted::record);
     Ok(Outcome::Done(done.change, done.reply))

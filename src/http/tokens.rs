@@ -17,7 +17,11 @@ use crate::resources::{CreatedToken, Token};
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(create_token, list_tokens)).routes(routes!(revoke_token))
+    OpenApiRouter::new()
+        .routes(routes!(create_token, list_tokens))
+        .routes(routes!(revoke_token))
+        .routes(routes!(create_server_token, list_server_tokens))
+        .routes(routes!(revoke_server_token))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -29,6 +33,15 @@ pub struct TokenInput {
     pub scope: Scope,
     /// For scope `agent`: the agent the token acts as (and only for that scope).
     pub agent: Option<String>,
+}
+
+/// A new server-wide token: an admin token of every team.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ServerTokenInput {
+    /// Who or what holds the token, e.g. `ops-alice`.
+    #[schema(max_length = 200)]
+    pub name: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -80,6 +93,47 @@ async fn revoke_token(
     Path((team, id)): Path<(TeamId, Uuid)>,
 ) -> Result<Response> {
     let outcome = teams::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
+    state.tokens.clear();
+    Ok(reply(outcome))
+}
+
+/// Create a server-wide admin token (server-wide admin only), e.g. to replace the bootstrap
+/// token; the secret is in the response once.
+#[utoipa::path(post, path = "/v1/tokens", tag = "tokens",
+    request_body = ServerTokenInput,
+    responses((status = 201, description = "created; `token` is the secret", body = CreatedToken)))]
+async fn create_server_token(
+    State(state): State<AppState>,
+    actor: Actor,
+    pre: Preconditions,
+    Json(input): Json<ServerTokenInput>,
+) -> Result<Response> {
+    let mut fields = Fields::new();
+    fields.text("name", &input.name, MAX_NAME);
+    fields.finish()?;
+    Ok(reply(teams::create_server_token(&state.pool, &actor, &pre, input.name.trim()).await?))
+}
+
+/// The live server-wide tokens, the bootstrap token among them (server-wide admin only).
+#[utoipa::path(get, path = "/v1/tokens", tag = "tokens",
+    responses((status = 200, description = "the live server-wide tokens", body = TokenList)))]
+async fn list_server_tokens(State(state): State<AppState>, actor: Actor) -> Result<axum::Json<TokenList>> {
+    let tokens = teams::list_server_tokens(&state.pool, &actor).await?;
+    Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
+}
+
+/// Revoke a server-wide token (server-wide admin only; a token may revoke itself). As for team
+/// tokens, other replicas refuse it within the token cache's TTL.
+#[utoipa::path(delete, path = "/v1/tokens/{id}", tag = "tokens",
+    params(("id" = Uuid, Path, description = "token id")),
+    responses((status = 204, description = "revoked")))]
+async fn revoke_server_token(
+    State(state): State<AppState>,
+    actor: Actor,
+    pre: Preconditions,
+    Path(id): Path<Uuid>,
+) -> Result<Response> {
+    let outcome = teams::revoke_server_token(&state.pool, &actor, &pre, id).await?;
     state.tokens.clear();
     Ok(reply(outcome))
 }

@@ -65,6 +65,37 @@ pub async fn list(conn: &mut PgConnection, team: &str) -> sqlx::Result<Vec<Token
     .await
 }
 
+/// The live server-wide tokens (those of no team), oldest first.
+pub async fn list_server_wide(conn: &mut PgConnection) -> sqlx::Result<Vec<TokenRow>> {
+    sqlx::query_as(concat!(
+        "select ",
+        columns!(),
+        " from tokens where team_id is null and revoked_at is null order by created_at, id"
+    ))
+    .fetch_all(conn)
+    .await
+}
+
+/// The live token with this id, of any team or of none.
+pub async fn find(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<TokenRow>> {
+    sqlx::query_as(concat!("select ", columns!(), " from tokens where id = $1 and revoked_at is null"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Revokes a live server-wide token; `None` when there is none with this id.
+pub async fn revoke_server_wide(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<TokenRow>> {
+    sqlx::query_as(concat!(
+        "update tokens set revoked_at = now() where team_id is null and id = $1 and revoked_at is null
+         returning ",
+        columns!()
+    ))
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
 /// Revokes a live token of the team; `None` when there is none with this id.
 pub async fn revoke(conn: &mut PgConnection, team: &str, id: Uuid) -> sqlx::Result<Option<TokenRow>> {
     sqlx::query_as(concat!(

@@ -34,6 +34,8 @@ enum Need {
     Actor(&'static str),
     /// Any token of the team except an `agent` token of another agent than this one.
     Check(&'static str),
+    /// Only a server-wide admin token: no team's token at all.
+    ServerAdmin,
 }
 
 /// Who holds a token of the team.
@@ -56,6 +58,7 @@ impl Need {
             Need::User => holder == H::User,
             Need::Actor(agent) => matches!(holder, H::Coordinator | H::Admin) || holder == H::Agent(agent),
             Need::Check(agent) => !matches!(holder, H::Agent(a) if a != agent),
+            Need::ServerAdmin => false,
         }
     }
 }
@@ -114,7 +117,10 @@ fn route_table() -> Vec<(&'static str, &'static str, Need, Value)> {
         ("GET", "/v1/teams/{team}/lockouts", Read, none.clone()),
         ("GET", "/v1/teams/{team}/tokens", Admin, none.clone()),
         ("POST", "/v1/teams/{team}/tokens", Admin, json!({ "name": "backdoor", "scope": "admin" })),
-        ("DELETE", "/v1/teams/{team}/tokens/{id}", Admin, none),
+        ("DELETE", "/v1/teams/{team}/tokens/{id}", Admin, none.clone()),
+        ("GET", "/v1/tokens", ServerAdmin, none.clone()),
+        ("POST", "/v1/tokens", ServerAdmin, json!({ "name": "backdoor" })),
+        ("DELETE", "/v1/tokens/{id}", ServerAdmin, none),
     ]
 }
 

@@ -55,6 +55,12 @@ impl Serve {
         Serve { command, port, log: None }
     }
 
+    /// No `REVIEWLOCK_ADMIN_TOKEN`: the server creates its bootstrap token if no token exists.
+    pub fn without_admin_token(mut self) -> Self {
+        self.command.env_remove("REVIEWLOCK_ADMIN_TOKEN");
+        self
+    }
+
     pub fn env(mut self, name: &str, value: &str) -> Self {
         self.command.env(name, value);
         self
