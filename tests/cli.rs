@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use common::{ADMIN, Api};
 use hyper::Method;
-use process::{Serve, database_url, dotenvy_url, serve};
+use process::{Serve, database_url, server_url, serve};
 use serde_json::json;
 use sqlx::PgPool;
 
@@ -73,7 +73,7 @@ async fn migrate_creates_and_migrates_a_database(pool: PgPool) {
     assert_eq!(applied, reviewlock::MIGRATOR.iter().count() as i64);
     migrated.close().await;
     let name = url.rsplit_once('/').unwrap().1;
-    let server = PgPool::connect(&dotenvy_url()).await.unwrap();
+    let server = PgPool::connect(&server_url()).await.unwrap();
     sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&server).await.unwrap();
 }
 
@@ -238,6 +238,6 @@ async fn bad_settings_name_the_setting(pool: PgPool) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let name = url.rsplit_once('/').unwrap().1;
     assert!(stderr.lines().any(|l| l.contains("WARN") && l.contains(name)), "{stderr}");
-    let server = PgPool::connect(&dotenvy_url()).await.unwrap();
+    let server = PgPool::connect(&server_url()).await.unwrap();
     sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&server).await.unwrap();
 }

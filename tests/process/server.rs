@@ -11,16 +11,14 @@ use super::Client;
 /// The URL of the test's own database, for the binary.
 pub fn database_url(pool: &PgPool) -> String {
     let options = pool.connect_options();
-    let base = dotenvy_url();
+    let base = server_url();
     let (server, _) = base.rsplit_once('/').expect("DATABASE_URL names a database");
     format!("{server}/{}", options.get_database().expect("a test database"))
 }
 
-pub fn dotenvy_url() -> String {
-    std::env::var("DATABASE_URL").ok().unwrap_or_else(|| {
-        let env = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.env")).unwrap();
-        env.lines().find_map(|l| l.strip_prefix("DATABASE_URL=")).unwrap().trim().to_owned()
-    })
+/// The server URL the tests create their databases through (the README's test command sets it).
+pub fn server_url() -> String {
+    std::env::var("DATABASE_URL").expect("DATABASE_URL names a server's maintenance database")
 }
 
 /// A port nothing listens on at the moment.
