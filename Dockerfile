@@ -67,14 +67,18 @@ RUN apt-get update \
 # verify it without resolving names).
 RUN groupadd --system --gid 10001 reviewlock \
     && useradd --system --uid 10001 --gid reviewlock --no-create-home \
-       --home-dir /nonexistent --shell /usr/sbin/nologin reviewlock
+       --home-dir /nonexistent --shell /usr/sbin/nologin reviewlock \
+    && install -d -o 10001 -g 10001 -m 0700 /var/lib/reviewlock
 
 COPY --from=builder /usr/local/bin/reviewlock /usr/local/bin/reviewlock
 
 # Inside a container the service must listen on all interfaces (the binary's own
 # default is 127.0.0.1:8080, unreachable from outside the container).
+# Without REVIEWLOCK_ADMIN_TOKEN, the bootstrap admin token's secret goes to a file only the
+# service user can read (never to the log): `docker exec <container> cat` it, then delete it.
 ENV REVIEWLOCK_LISTEN=0.0.0.0:8080 \
-    REVIEWLOCK_LOG_FORMAT=json
+    REVIEWLOCK_LOG_FORMAT=json \
+    REVIEWLOCK_ADMIN_TOKEN_FILE=/var/lib/reviewlock/admin-token
 
 USER 10001:10001
 EXPOSE 8080

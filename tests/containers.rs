@@ -40,7 +40,7 @@ fn container_files_use_only_settings_the_binary_reads() {
             && known.contains("REVIEWLOCK_ADMIN_TOKEN")
     );
     // Compose's own interpolation variables are not the binary's.
-    let compose_only: BTreeSet<&str> = ["REVIEWLOCK_PORTS"].into();
+    let compose_only: BTreeSet<&str> = ["REVIEWLOCK_PORT", "REVIEWLOCK_REPLICAS"].into();
     for file in ["Dockerfile", "docker-compose.yml", "reviewlock.env.example"] {
         for name in env_names(&read(file)) {
             assert!(
@@ -59,8 +59,14 @@ fn container_ports_and_health_match_the_service() {
     assert!(dockerfile.contains("REVIEWLOCK_LISTEN=0.0.0.0:8080"), "the image listens on all interfaces");
     assert!(dockerfile.contains("GET /healthz"), "the healthcheck asks /healthz");
     assert!(compose.contains("REVIEWLOCK_LISTEN: 0.0.0.0:8080"));
-    assert!(compose.contains(":8080\""), "compose publishes the port the service listens on");
-    assert!(compose.contains("replicas: 2"), "two replicas behind one database");
+    assert!(compose.contains("replicas: ${REVIEWLOCK_REPLICAS:-2}"), "two replicas behind one database");
+    // One URL for every replica: only the load balancer publishes a port, and it forwards to the
+    // port the service listens on.
+    assert_eq!(compose.matches("ports:").count(), 1, "one published port");
+    assert!(compose.contains("\"${REVIEWLOCK_PORT:-8080}:8080\""));
+    assert!(compose.contains("server reviewlock:8080 resolve;"), "the balancer forwards to every replica");
+    // No password is written in the file: compose refuses to start without one.
+    assert!(compose.contains("POSTGRES_PASSWORD:?") && !compose.contains("POSTGRES_PASSWORD:-"));
     assert!(compose.contains("condition: service_healthy") && compose.contains("pg_isready"));
     assert!(compose.contains("path: reviewlock.env"), "the admin token comes from an env file");
     let spec = reviewlock::openapi();
