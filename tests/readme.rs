@@ -38,12 +38,15 @@ async fn the_readme_walkthroughs_run_as_written(pool: PgPool) {
     assert!(expected.len() >= 20, "the walk-through states what each command prints");
     let admin = "readme-admin-token";
     let server = serve(&database_url(&pool), admin).await;
-    let output = Command::new("bash")
-        .args(["-euo", "pipefail", "-c", &script])
-        .env("ADMIN", admin)
-        .env("API", format!("{}/v1/teams/acme", server.url))
-        .output()
-        .expect("bash, curl and jq run the README");
+    let run = || {
+        Command::new("bash")
+            .args(["-euo", "pipefail", "-c", &script])
+            .env("ADMIN", admin)
+            .env("API", format!("{}/v1/teams/acme", server.url))
+            .output()
+            .expect("bash, curl and jq run the README")
+    };
+    let output = run();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -55,4 +58,11 @@ async fn the_readme_walkthroughs_run_as_written(pool: PgPool) {
         assert_eq!(got, want, "line {i} of the walk-through's output");
     }
     assert_eq!(printed.len(), expected.len(), "every printed line is stated in the README:\n{stdout}");
+
+    // A second run on the same team fails loudly at its first refused request, rather than
+    // printing `null` and going on.
+    let again = run();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success(), "a second run fails");
+    assert!(stderr.contains("curl: (22)") && stderr.contains("409"), "and says why: {stderr}");
 }
