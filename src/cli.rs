@@ -109,7 +109,18 @@ async fn ask(args: &CheckArgs) -> Result<Value, Failure> {
     let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     if status != StatusCode::OK {
         let detail = answer["detail"].as_str().unwrap_or("no detail");
-        return Err(format!("the server answered {status}: {} ({detail})", answer["code"]).into());
+        // Which path is at fault and why (e.g. absolute: the hook should relativise it).
+        let fields: Vec<String> = (answer["errors"].as_array().into_iter().flatten())
+            .map(|e| {
+                format!("; {}: {}", e["field"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("?"))
+            })
+            .collect();
+        return Err(format!(
+            "the server answered {status}: {} ({detail}{})",
+            answer["code"],
+            fields.concat()
+        )
+        .into());
     }
     Ok(answer)
 }

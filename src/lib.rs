@@ -49,6 +49,8 @@ pub struct AppState {
     pub rate_limiter: rate_limit::RateLimiter,
     /// Tokens that authenticated lately (`REVIEWLOCK_TOKEN_CACHE_TTL`).
     pub tokens: Arc<auth::TokenCache>,
+    /// Artifacts' globs, compiled once each for the path checks.
+    pub coverage: Arc<app::globs::Coverage>,
 }
 
 impl AppState {
@@ -62,6 +64,7 @@ impl AppState {
             feed,
             rate_limiter: rate_limit::RateLimiter::disabled(),
             tokens: Arc::new(auth::TokenCache::new(Duration::from_secs(1))),
+            coverage: Arc::default(),
         }
     }
 }
@@ -115,6 +118,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         feed: store::listener::Feed::new(pool),
         rate_limiter: rate_limit::RateLimiter::new(config.rate_limit),
         tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
+        coverage: Arc::default(),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(crate::metrics::upkeep());

@@ -428,6 +428,30 @@ pub fn decide_author(agent: Option<&Agent>, id: &str) -> Decision<()> {
     if agent.is_some_and(|a| a.active && a.can_author) { Ok(()) } else { Err(invalid_agent(id)) }
 }
 
+/// R6, R15: why an active agent may not write `path`, a file that `artifact`'s globs cover and
+/// that a check found it may not write: it may not author at all (a reviewer or tester may write
+/// files no artifact covers, but a covered file is a version of that artifact), or it is locked
+/// out of that artifact.
+pub fn covered_file(agent: &Agent, artifact: &str, path: &str) -> Refusal {
+    if agent.can_author {
+        Refusal::new(
+            Code::AgentLockedOut,
+            format!(
+                "'{path}' belongs to artifact '{artifact}', which agent '{}' is locked out of until a revision is approved",
+                agent.id
+            ),
+        )
+    } else {
+        Refusal::new(
+            Code::NotAnAuthor,
+            format!(
+                "'{path}' belongs to artifact '{artifact}', and agent '{}' may not author (can_author is false)",
+                agent.id
+            ),
+        )
+    }
+}
+
 /// Every credited agent exists and is active, the author may author, and nobody is credited twice.
 fn check_credits(roster: &Roster, credits: Credits) -> Decision<()> {
     decide_author(roster.get(credits.author), credits.author)?;
