@@ -93,7 +93,7 @@ pub fn decide_version(
             )),
         },
         State::Approved => next(VersionKind::NewCycle, artifact.cycle + 1),
-        State::Deadlocked => Err(deadlocked()),
+        State::Deadlocked => Err(deadlocked(artifact)),
         State::Abandoned => Err(abandoned()),
     }
 }
@@ -308,7 +308,7 @@ fn decide_rejection(
 pub fn decide_assignment(artifact: &Artifact, roster: &Roster, policy: Policy, agent: &str) -> Decision<()> {
     match artifact.state {
         State::ChangesRequested => {}
-        State::Deadlocked => return Err(deadlocked()),
+        State::Deadlocked => return Err(deadlocked(artifact)),
         state => {
             return Err(Refusal::new(
                 Code::InvalidState,
@@ -501,10 +501,19 @@ fn locked_out(agent: &str, role: &str) -> Refusal {
     )
 }
 
-fn deadlocked() -> Refusal {
+/// R9. What was true at the rejection (nobody was left to revise) need not be now: an agent may
+/// have joined or a lockout been lifted since. What stays true is that only the user reopens it.
+fn deadlocked(artifact: &Artifact) -> Refusal {
+    let since = if artifact.lockouts.is_empty() {
+        "; its lockouts have since been lifted, but it stays deadlocked until the user resolves it"
+    } else {
+        ""
+    };
     Refusal::new(
         Code::Deadlocked,
-        "every eligible agent is locked out; the artifact is escalated to the user",
+        format!(
+            "the artifact is deadlocked: its last rejection left no agent to revise it{since}; the user resolves it by assigning an agent or abandoning it"
+        ),
     )
 }
 

@@ -241,15 +241,6 @@ pub async fn active_lockouts(
     .await
 }
 
-/// Whether the team has an artifact with this key.
-pub async fn exists(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar("select exists (select 1 from artifacts where team_id = $1 and key = $2)")
-        .bind(team)
-        .bind(key)
-        .fetch_one(conn)
-        .await
-}
-
 /// Open escalations of the team, in opening order after `after`.
 pub async fn open_escalations(
     conn: &mut PgConnection,
