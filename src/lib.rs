@@ -50,6 +50,8 @@ pub struct AppState {
     pub rate_limiter: rate_limit::RateLimiter,
     /// Tokens that authenticated lately (`REVIEWLOCK_TOKEN_CACHE_TTL`).
     pub tokens: Arc<auth::TokenCache>,
+    /// Artifacts' globs, compiled once each for the path checks.
+    pub coverage: Arc<app::globs::Coverage>,
 }
 
 impl AppState {
@@ -63,6 +65,7 @@ impl AppState {
             feed,
             rate_limiter: rate_limit::RateLimiter::disabled(),
             tokens: Arc::new(auth::TokenCache::new(Duration::from_secs(1))),
+            coverage: Arc::default(),
         }
     }
 }
@@ -127,6 +130,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         feed: store::listener::Feed::new(pool),
         rate_limiter: rate_limit::RateLimiter::new(config.rate_limit),
         tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
+        coverage: Arc::default(),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(crate::metrics::upkeep());

@@ -22,8 +22,13 @@ pub struct ArtifactInput {
     /// Free label such as `module`, `config`, `pr`.
     #[schema(max_length = 64)]
     pub kind: Option<String>,
-    /// Glob patterns of the files the artifact covers (`*` stops at `/`, `**` crosses it),
-    /// matched by the checks.
+    /// Glob patterns of the files the artifact covers, matched by the checks: repository-relative
+    /// with `/` separators; `*` stops at `/`, `**` crosses it. Stored normalised (R15): `./`,
+    /// repeated `/` and `..` inside the tree are removed (`./src//x/../web/**` is `src/web/**`).
+    /// Refused with 422 `invalid_field` naming the glob (`paths[3]`): an absolute glob, a `..`
+    /// leaving the repository or following a wildcard, a backslash (write `[*]` for a literal
+    /// `*`), a control character, an invalid glob. At most 64 globs of at most 200 bytes each,
+    /// 4096 bytes in all.
     #[schema(max_items = 64)]
     pub paths: Option<Vec<String>>,
     pub author: String,
@@ -112,7 +117,13 @@ pub struct CheckInput {
     pub agent: String,
     /// An artifact key: would a version authored by the agent be accepted now?
     pub artifact: Option<String>,
-    /// File paths, matched against the `paths` globs of the artifacts the agent is locked out of.
+    /// File paths, repository-relative with `/` separators, matched against the `paths` globs of
+    /// the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
+    /// for an agent that may not author, every artifact (`not_an_author`). A file no artifact
+    /// covers is allowed. Normalised first (R15): `./src//web/x/../a.rs` is `src/web/a.rs`. A
+    /// path that cannot be placed in the repository (absolute, a `..` leaving it, a backslash, a
+    /// control character) is refused with 422 `invalid_field` naming it (`paths[1]`): send it
+    /// relative to the repository root. At most 256 paths of at most 1000 bytes each.
     #[schema(max_items = 256)]
     pub paths: Option<Vec<String>>,
 }
@@ -121,6 +132,8 @@ pub struct CheckInput {
 pub struct Denial {
     /// The artifact refused, or null when the agent itself may not write.
     pub artifact: Option<String>,
+    /// Why: for a path, `agent_locked_out` or `not_an_author`; for the agent, `invalid_agent`;
+    /// for an artifact, the code `POST …/versions` would answer.
     #[schema(example = "agent_locked_out")]
     pub code: String,
     pub detail: String,

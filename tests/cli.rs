@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use common::{ADMIN, Api};
 use hyper::Method;
-use process::{Serve, database_url, server_url, serve};
+use process::{Serve, database_url, serve, server_url};
 use serde_json::json;
 use sqlx::PgPool;
 
@@ -100,6 +100,17 @@ async fn check_exits_0_when_allowed_and_1_with_the_denials(pool: PgPool) {
     assert_eq!(denied.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&denied.stderr);
     assert!(stderr.starts_with("denied (agent_locked_out) by artifact 'auth': "), "{stderr}");
+
+    // However a hook spells the file (R15).
+    for spelling in ["./src/auth/login.rs", "src//auth/login.rs", "src/x/../auth/login.rs"] {
+        let denied = reviewlock(&["check", "--team", "acme", "--agent", "a", spelling], &env);
+        assert_eq!(denied.status.code(), Some(1), "{spelling}");
+    }
+    // A path outside the repository is not a question it can answer: relativise it.
+    let outside = reviewlock(&["check", "--team", "acme", "--agent", "a", "/abs/src/auth/login.rs"], &env);
+    assert_eq!(outside.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&outside.stderr);
+    assert!(stderr.contains("invalid_field") && stderr.contains("absolute"), "{stderr}");
 
     let allowed = reviewlock(&["check", "--team", "acme", "--agent", "b", "src/auth/login.rs"], &env);
     assert_eq!(allowed.status.code(), Some(0), "{}", String::from_utf8_lossy(&allowed.stderr));

@@ -35,6 +35,7 @@ pub fn status(code: Code) -> StatusCode {
         | Code::DuplicateReview
         | Code::LockedOutAgentNamed
         | Code::InvalidAgent
+        | Code::NotAnAuthor
         | Code::AgentLockedOut
         | Code::ExpertiseMismatch
         | Code::InvalidState

@@ -14,6 +14,7 @@ mod idempotency;
 mod limits;
 mod metrics;
 mod operations;
+mod paths;
 mod replies;
 mod rules;
 mod security;
