@@ -43,6 +43,8 @@ words! {
         MalformedRequest = "malformed_request",
         MethodNotAllowed = "method_not_allowed",
         PayloadTooLarge = "payload_too_large",
+        /// The request's body did not arrive within the body read timeout.
+        RequestTimeout = "request_timeout",
         UnsupportedMediaType = "unsupported_media_type",
         RateLimited = "rate_limited",
         Unavailable = "unavailable",

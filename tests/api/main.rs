@@ -1,5 +1,6 @@
 //! HTTP-level tests: each drives the whole router in-process against its own database.
 
+mod admission;
 mod agent_tokens;
 mod agents;
 mod bench_sql;

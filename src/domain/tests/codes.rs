@@ -63,6 +63,7 @@ fn every_code_is_listed(code: Code) {
         | Code::MalformedRequest
         | Code::MethodNotAllowed
         | Code::PayloadTooLarge
+        | Code::RequestTimeout
         | Code::UnsupportedMediaType
         | Code::RateLimited
         | Code::Unavailable
