@@ -110,7 +110,7 @@ async fn idle_and_slow_header_sockets_are_closed_and_healthz_answers_meanwhile(p
     let last_slow = slow_closed.iter().max().unwrap();
     assert!(*last_idle < Duration::from_secs(4) && *last_slow < Duration::from_secs(4));
     eprintln!(
-        "idle sockets: {IDLE} opened, all closed within {} (header read timeout 1 s); slow-header sockets \
+        "hostile load: idle sockets: {IDLE} opened, all closed within {} (header read timeout 1 s); slow-header sockets \
          (1 byte / 200 ms): {SLOW}, all closed within {}; /healthz meanwhile: 20 answered, p50 {}, max {}",
         ms(*last_idle),
         ms(*last_slow),
@@ -139,7 +139,7 @@ async fn past_the_connection_limit_idle_sockets_make_room_and_healthz_answers(po
     // At most 50 stay open, fewer as the /healthz probes took their places.
     assert!(closed >= IDLE - 50, "only {closed} of {IDLE} idle sockets were closed");
     eprintln!(
-        "connection limit 50: {IDLE} idle sockets opened, {closed} closed to make room; /healthz meanwhile: \
+        "hostile load: connection limit 50: {IDLE} idle sockets opened, {closed} closed to make room; /healthz meanwhile: \
          20 answered, p50 {}, max {}",
         ms(latencies[latencies.len() / 2]),
         ms(*latencies.last().unwrap()),
@@ -158,5 +158,5 @@ async fn a_request_hyper_cannot_parse_is_400_without_a_body(pool: PgPool) {
     let answer = String::from_utf8_lossy(&answer);
     assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
     healthz(&server, 1).await;
-    eprintln!("obs-fold header: {}", answer.lines().next().unwrap_or_default());
+    eprintln!("hostile load: obs-fold header: {}", answer.lines().next().unwrap_or_default());
 }

@@ -67,7 +67,7 @@ async fn unauthenticated_requests_are_refused_before_their_body_arrives(pool: Pg
     problem(&answer(Method::PATCH, "/v1/teams/alpha/artifacts").await.unwrap(), 405, "method_not_allowed");
     problem(&answer(Method::POST, "/v1/nowhere").await.unwrap(), 404, "not_found");
     eprintln!(
-        "stalled unauthenticated POSTs: {N} with Idempotency-Key, all 401 without reading the body in {} ms",
+        "hostile load: stalled unauthenticated POSTs: {N} with Idempotency-Key, all 401 without reading the body in {} ms",
         elapsed.as_millis()
     );
 }
@@ -94,7 +94,10 @@ async fn a_body_that_arrives_too_slowly_is_408_and_changes_nothing(pool: PgPool)
     // A body sent at once is served as ever.
     let artifact = json!({ "key": "auth", "title": "Auth", "author": "ann" });
     api.post("/v1/teams/alpha/artifacts", ADMIN, artifact).await.expect(201, None);
-    eprintln!("slow body: 408 request_timeout after {} ms (body read timeout 300 ms)", elapsed.as_millis());
+    eprintln!(
+        "hostile load: slow body: 408 request_timeout after {} ms (body read timeout 300 ms)",
+        elapsed.as_millis()
+    );
 }
 
 #[sqlx::test]
@@ -143,7 +146,7 @@ async fn made_up_tokens_are_limited_per_address_and_not_each_looked_up(pool: PgP
     }
     assert_eq!(tokens.lookups() - lookups, 1, "the unknown token is remembered");
     eprintln!(
-        "made-up tokens: {N} from one address, {refused} answered 401 ({looked_up} lookups), {limited} answered 429 \
+        "hostile load: made-up tokens: {N} from one address, {refused} answered 401 ({looked_up} lookups), {limited} answered 429 \
          with no lookup; one made-up token sent 5 times: 1 lookup"
     );
 }
