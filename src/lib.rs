@@ -49,6 +49,8 @@ pub struct AppState {
     pub rate_limiter: rate_limit::RateLimiter,
     /// Tokens that authenticated lately (`REVIEWLOCK_TOKEN_CACHE_TTL`).
     pub tokens: Arc<auth::TokenCache>,
+    /// The database's gauges of `/metrics`, refreshed in the background by [`serve`].
+    pub database_gauges: Arc<metrics::DatabaseGauges>,
 }
 
 impl AppState {
@@ -62,6 +64,7 @@ impl AppState {
             feed,
             rate_limiter: rate_limit::RateLimiter::disabled(),
             tokens: Arc::new(auth::TokenCache::new(Duration::from_secs(1))),
+            database_gauges: Arc::default(),
         }
     }
 }
@@ -115,9 +118,16 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         feed: store::listener::Feed::new(pool),
         rate_limiter: rate_limit::RateLimiter::new(config.rate_limit),
         tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
+        database_gauges: Arc::default(),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(crate::metrics::upkeep());
+    // The database's gauges of /metrics, read before the first scrape and then in the background.
+    state.database_gauges.refresh(&state.pool).await;
+    tokio::spawn({
+        let (gauges, pool) = (state.database_gauges.clone(), state.pool.clone());
+        async move { gauges.keep_fresh(pool).await }
+    });
     // The one LISTEN of this process, before the first request.
     state.feed.start();
     let feed = state.feed.clone();
