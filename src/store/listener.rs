@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::future::pending;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Once, PoisonError};
 use std::time::Duration;
 
@@ -51,7 +51,8 @@ struct Inner {
 /// What the listener, the hubs' tasks and the waiters share.
 struct Shared {
     db: Db,
-    hubs: Mutex<HashMap<Arc<str>, Arc<Hub>>>,
+    /// The teams with waiters: each one's hub and how many wait on it.
+    hubs: Mutex<HashMap<Arc<str>, (Arc<Hub>, usize)>>,
     /// See [`Feed::reads`].
     reads: AtomicU64,
     /// See [`Feed::wakeups`].
@@ -63,6 +64,8 @@ struct Hub {
     team: Arc<str>,
     /// The listener's wake-ups for the task; one stored while it reads is not lost.
     wake: Notify,
+    /// Its last waiter has gone: the task ends.
+    retired: AtomicBool,
     /// What the task knows of the log, for the waiters (one receiver each).
     recent: watch::Sender<Recent>,
 }
@@ -96,22 +99,26 @@ impl Feed {
         self.start();
         let shared = &self.0.shared;
         let mut hubs = lock(&shared.hubs);
-        let hub = match hubs.get(team) {
-            Some(hub) => hub.clone(),
+        let hub = match hubs.get_mut(team) {
+            Some((hub, waiters)) => {
+                *waiters += 1;
+                hub.clone()
+            }
             None => {
                 let team: Arc<str> = team.into();
                 let hub = Arc::new(Hub {
                     team: team.clone(),
                     wake: Notify::new(),
+                    retired: AtomicBool::new(false),
                     recent: watch::channel(Recent::default()).0,
                 });
                 tokio::spawn(follow(shared.clone(), hub.clone(), self.0.closed.subscribe()));
-                hubs.insert(team, hub.clone());
+                hubs.insert(team, (hub.clone(), 1));
                 hub
             }
         };
-        let recent = hub.recent.subscribe();
         drop(hubs);
+        let recent = hub.recent.subscribe();
         Waiter { shared: shared.clone(), hub, recent, closed: self.0.closed.subscribe() }
     }
 
@@ -135,7 +142,7 @@ impl Feed {
 
     /// How many long polls and streams wait now, all teams together.
     pub fn waiters(&self) -> usize {
-        lock(&self.0.shared.hubs).values().map(|hub| hub.recent.receiver_count()).sum()
+        lock(&self.0.shared.hubs).values().map(|(_, waiters)| waiters).sum()
     }
 }
 
@@ -146,13 +153,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Shared {
     /// Wakes the team's hub, if the team has waiters.
     fn wake(&self, team: &str) {
-        if let Some(hub) = lock(&self.hubs).get(team) {
+        if let Some((hub, _)) = lock(&self.hubs).get(team) {
             hub.wake.notify_one();
         }
     }
 
     fn wake_all(&self) {
-        lock(&self.hubs).values().for_each(|hub| hub.wake.notify_one());
+        lock(&self.hubs).values().for_each(|(hub, _)| hub.wake.notify_one());
     }
 
     fn count_read(&self) {
@@ -224,11 +231,17 @@ async fn follow(shared: Arc<Shared>, hub: Arc<Hub>, mut closed: watch::Receiver<
         tokio::select! {
             () = hub.wake.notified() => {}
             () = tokio::time::sleep(FALLBACK) => {}
-            () = hub.recent.closed() => return,
             () = closing(&mut closed) => return,
         }
+        if hub.retired.load(Ordering::Relaxed) {
+            return;
+        }
         if let Err(e) = hub.read(&shared).await {
-            tracing::warn!(error = %e, team = %hub.team, "reading the event log for its waiters failed; will retry");
+            tracing::warn!(error = %e, team = %hub.team, "reading the event log for its waiters failed; retrying in 1 s");
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_secs(1)) => hub.wake.notify_one(),
+                () = closing(&mut closed) => return,
+            }
         }
     }
 }
@@ -376,7 +389,7 @@ impl Waiter {
             tokio::select! {
                 changed = self.recent.changed() => match changed {
                     Ok(()) => self.shared.wakeups.fetch_add(1, Ordering::Relaxed),
-                    // The hub outlives its waiters; should it not, there is nothing to wait for.
+                    // Cannot happen: the waiter holds the hub, and so its sender.
                     Err(_) => return Ok(Next::Closed),
                 },
                 () = timer => return Ok(Next::Deadline),
@@ -390,12 +403,14 @@ impl Waiter {
 impl Drop for Waiter {
     fn drop(&mut self) {
         let mut hubs = lock(&self.shared.hubs);
-        // This waiter's receiver is the hub's last: the team has no waiter left. (A new waiter
-        // subscribes under the same lock, so it either is counted here or finds no hub.)
-        if self.hub.recent.receiver_count() == 1
-            && hubs.get(&self.hub.team).is_some_and(|hub| Arc::ptr_eq(hub, &self.hub))
-        {
+        let Some((_, waiters)) = hubs.get_mut(&self.hub.team) else { return };
+        *waiters -= 1;
+        // The team's last waiter: its hub goes. (Waiters are counted under the same lock, so a
+        // new one either was counted here or creates a new hub.)
+        if *waiters == 0 {
             hubs.remove(&self.hub.team);
+            self.hub.retired.store(true, Ordering::Relaxed);
+            self.hub.wake.notify_one();
         }
     }
 }
