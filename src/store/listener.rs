@@ -51,13 +51,15 @@ struct Inner {
 /// What the listener, the hubs' tasks and the waiters share.
 struct Shared {
     db: Db,
-    /// The teams with waiters: each one's hub and how many wait on it.
-    hubs: Mutex<HashMap<Arc<str>, (Arc<Hub>, usize)>>,
+    hubs: Mutex<Hubs>,
     /// See [`Feed::reads`].
     reads: AtomicU64,
     /// See [`Feed::wakeups`].
     wakeups: AtomicU64,
 }
+
+/// The teams with waiters: each one's hub and how many wait on it.
+type Hubs = HashMap<Arc<str>, (Arc<Hub>, usize)>;
 
 /// One team's waiters: woken by the listener, read for by its task.
 struct Hub {
