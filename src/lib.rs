@@ -57,6 +57,8 @@ pub struct AppState {
     pub tokens: Arc<auth::TokenCache>,
     /// Artifacts' globs, compiled once each for the path checks.
     pub coverage: Arc<app::globs::Coverage>,
+    /// The database's gauges of `/metrics`, refreshed in the background by [`serve`].
+    pub database_gauges: Arc<metrics::DatabaseGauges>,
 }
 
 impl AppState {
@@ -73,6 +75,7 @@ impl AppState {
             failed_logins: rate_limit::RateLimiter::disabled(),
             tokens: Arc::new(auth::TokenCache::new(Duration::from_secs(1))),
             coverage: Arc::default(),
+            database_gauges: Arc::default(),
         }
     }
 }
@@ -140,9 +143,16 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         failed_logins: rate_limit::RateLimiter::new(config.failed_login_limit),
         tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
         coverage: Arc::default(),
+        database_gauges: Arc::default(),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(crate::metrics::upkeep());
+    // The database's gauges of /metrics, read before the first scrape and then in the background.
+    state.database_gauges.refresh(&state.pool).await;
+    tokio::spawn({
+        let (gauges, pool) = (state.database_gauges.clone(), state.pool.clone());
+        async move { gauges.keep_fresh(pool).await }
+    });
     // The one LISTEN of this process, before the first request.
     state.feed.start();
     let feed = state.feed.clone();

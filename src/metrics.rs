@@ -1,34 +1,42 @@
 //! Prometheus metrics, served at `GET /metrics` in the text format.
 //!
-//! Two kinds of series:
+//! Three kinds of series, none of which a scrape reads from the database:
 //! - **Recorded** as things happen, with the `metrics` crate into one process-wide
 //!   `metrics-exporter-prometheus` recorder: requests by route template and status (counted and
 //!   timed by the HTTP middleware), refusals by code, and the protocol's counters. A protocol
 //!   counter is recorded only once its transaction has committed ([`Counted`], emitted by
 //!   `app::unit`), so a rolled-back write never counts, and a replay (which runs nothing)
-//!   never counts twice.
-//! - **Read at each scrape**, for this process's pool and the database it uses: the pool's
-//!   connections, and the active lockouts and open escalations. Those two are maintained by
-//!   triggers in `team_counters` (migration 0003), so the scrape sums one small row per team
-//!   instead of scanning lockouts, and every replica reports the same totals. They are rendered
-//!   by hand after the recorder's series: the recorder holds values pushed to it, while these
-//!   belong to one [`AppState`] (tests run many, each on its own database, in one process).
+//!   never counts twice. Every series with a known set of labels (refusals by each code,
+//!   reviews by verdict, resolutions by action, lockouts and deadlocks) exists at 0 from the
+//!   start ([`describe`]), so a dashboard shows 0 after a restart, not "no data".
+//! - **This process's pool**, read from memory at each scrape: its connections and waiters.
+//! - **The database's gauges**, active lockouts and open escalations, read every [`REFRESH`] by
+//!   one task per process ([`DatabaseGauges::keep_fresh`], started by `serve`) and served from
+//!   memory, so a scrape answers at once even while the database does not. They are kept per
+//!   team in `team_counters` by triggers (migration 0003), so the refresh sums one small row per
+//!   team instead of scanning lockouts, and every replica reports the same totals. When a
+//!   refresh fails they are left out until one succeeds: an outage shows as their absence, not
+//!   as stale values. They are rendered by hand after the recorder's series: the recorder holds
+//!   values pushed to it, while these belong to one [`AppState`] (tests run many, each on its
+//!   own database, in one process).
 //!
-//! The pool's waiters are counted by `Db::acquire` and `Db::begin` (src/store/mod.rs), through
-//! which every request takes its connection (sqlx does not count them); the connections parked
-//! there for the next request count as idle. A pool that is too small shows as
-//! waiters above zero, `reviewlock_db_pool_in_use` at `reviewlock_db_pool_max` and, once a wait
-//! exceeds `REVIEWLOCK_DB_ACQUIRE_TIMEOUT`, as refusals with `code="unavailable"`.
+//! The pool's waiters are counted by `store::Db`, through which everything of the process takes
+//! its connections (sqlx does not count them); the connections parked there for the next
+//! request count as idle. A pool that is too small shows as waiters above zero,
+//! `reviewlock_db_pool_in_use` at `reviewlock_db_pool_max` and, once a wait exceeds
+//! `REVIEWLOCK_DB_ACQUIRE_TIMEOUT`, as refusals with `code="unavailable"`.
 
 use std::fmt::Write as _;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use metrics::{Label, Unit, counter, describe_counter, describe_histogram, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use sqlx::PgPool;
 
 use crate::AppState;
+use crate::domain::{Code, Verdict};
+use crate::resources::ResolutionAction;
+use crate::store::Db;
 
 pub const HTTP_REQUESTS: &str = "reviewlock_http_requests_total";
 pub const HTTP_DURATION: &str = "reviewlock_http_request_duration_seconds";
@@ -55,15 +63,18 @@ pub fn handle() -> &'static PrometheusHandle {
             .expect("the bucket list is not empty")
             .build_recorder();
         let handle = recorder.handle();
+        metrics::with_local_recorder(&recorder, describe);
         if metrics::set_global_recorder(recorder).is_err() {
             tracing::warn!("a metrics recorder was already installed; /metrics shows only the gauges");
         }
-        describe();
         handle
     })
 }
 
-fn describe() {
+/// Describes every recorded series, and creates at 0 each one whose labels are known in
+/// advance: refusals by every code, reviews by verdict, resolutions by action, lockouts created
+/// and deadlocks opened. (Requests by route and status appear with their first request.)
+pub fn describe() {
     describe_counter!(HTTP_REQUESTS, "HTTP requests answered, by method, route template and status.");
     describe_histogram!(
         HTTP_DURATION,
@@ -78,6 +89,17 @@ fn describe() {
     describe_counter!(LOCKOUTS_CREATED, "Agents locked out by committed rejections.");
     describe_counter!(DEADLOCKS_OPENED, "Rejections that deadlocked an artifact and opened an escalation.");
     describe_counter!(DEADLOCKS_RESOLVED, "Deadlocks resolved by the user, by action (assign, abandon).");
+    for code in Code::ALL {
+        counter!(REFUSALS, "code" => code.as_str()).absolute(0);
+    }
+    for verdict in Verdict::ALL {
+        counter!(REVIEWS, "verdict" => verdict.as_str()).absolute(0);
+    }
+    for action in ResolutionAction::ALL {
+        counter!(DEADLOCKS_RESOLVED, "action" => action.as_str()).absolute(0);
+    }
+    counter!(LOCKOUTS_CREATED).absolute(0);
+    counter!(DEADLOCKS_OPENED).absolute(0);
 }
 
 /// Upkeep of the recorder (draining histogram samples) between scrapes, so memory stays
@@ -124,54 +146,43 @@ pub fn record_request(
 /// Something a write did that the metrics count, recorded only after its commit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Counted {
-    /// A review with its verdict: `approve` or `reject`.
-    Review(&'static str),
+    /// A review with its verdict.
+    Review(Verdict),
     /// Agents locked out by a rejection.
     LockoutsCreated(u64),
     /// A rejection that deadlocked the artifact.
     DeadlockOpened,
-    /// The user's resolution of a deadlock: `assign` or `abandon`.
-    DeadlockResolved(&'static str),
+    /// The user's resolution of a deadlock.
+    DeadlockResolved(ResolutionAction),
 }
 
 impl Counted {
     pub fn record(self) {
         match self {
-            Counted::Review(verdict) => counter!(REVIEWS, "verdict" => verdict).increment(1),
+            Counted::Review(verdict) => counter!(REVIEWS, "verdict" => verdict.as_str()).increment(1),
             Counted::LockoutsCreated(n) => counter!(LOCKOUTS_CREATED).increment(n),
             Counted::DeadlockOpened => counter!(DEADLOCKS_OPENED).increment(1),
             Counted::DeadlockResolved(action) => {
-                counter!(DEADLOCKS_RESOLVED, "action" => action).increment(1)
+                counter!(DEADLOCKS_RESOLVED, "action" => action.as_str()).increment(1)
             }
         }
     }
 }
 
-/// The page: the recorded series, then this process's pool and the database's gauges. When
-/// the database does not answer, its two gauges are left out (and the rest still served), so
-/// an outage shows as their absence rather than as stale values.
-pub async fn render(state: &AppState) -> String {
+/// The page: the recorded series, then this process's pool and the database's gauges, all
+/// from memory.
+pub fn render(state: &AppState) -> String {
     let mut page = handle().render();
-    // Before the query, so the scrape's own connection is not counted in use.
-    let pool = &state.pool;
-    let size = u64::from(pool.size());
-    let idle = (pool.num_idle() + pool.parked()) as u64;
-    let max = u64::from(pool.options().get_max_connections());
-    let waiting = crate::store::waiting();
-    let totals = match database_totals(pool).await {
-        Ok(totals) => Some(totals),
-        Err(e) => {
-            tracing::warn!(error = %e, "reading the gauges of /metrics failed");
-            None
-        }
-    };
+    let db = &state.pool;
+    let size = u64::from(db.size());
+    let idle = db.idle() as u64;
     let mut gauge = |name: &str, help: &str, value: u64| {
         let _ = write!(page, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}\n");
     };
     gauge(
         "reviewlock_db_pool_max",
         "Connections this process's pool may open (REVIEWLOCK_DB_MAX_CONNECTIONS).",
-        max,
+        u64::from(db.max_connections()),
     );
     gauge("reviewlock_db_pool_size", "Connections this process's pool holds open.", size);
     gauge(
@@ -184,29 +195,81 @@ pub async fn render(state: &AppState) -> String {
         "Connections of this process's pool in use (size - idle), the event listener's included.",
         size.saturating_sub(idle),
     );
-    gauge("reviewlock_db_pool_waiting", "Requests of this process waiting for a pooled connection.", waiting);
-    if let Some((lockouts, escalations)) = totals {
+    gauge(
+        "reviewlock_db_pool_waiting",
+        "Requests and tasks of this process waiting for a pooled connection.",
+        db.waiting(),
+    );
+    if let Some(Totals { lockouts, escalations }) = state.database_gauges.get() {
         gauge(
             "reviewlock_active_lockouts",
-            "Active lockouts across all teams of the database (the same on every replica).",
+            &format!(
+                "Active lockouts across all teams of the database (the same on every replica), read every {} s.",
+                REFRESH.as_secs()
+            ),
             lockouts,
         );
         gauge(
             "reviewlock_open_escalations",
-            "Open escalations (deadlocked artifacts waiting for the user) across all teams of the database.",
+            &format!(
+                "Open escalations (deadlocked artifacts waiting for the user) across all teams of the database, read every {} s.",
+                REFRESH.as_secs()
+            ),
             escalations,
         );
     }
     page
 }
 
-/// Active lockouts and open escalations: one row per team, kept by triggers.
-async fn database_totals(pool: &PgPool) -> sqlx::Result<(u64, u64)> {
-    let (lockouts, escalations): (i64, i64) = sqlx::query_as(
-        "select coalesce(sum(active_lockouts), 0)::bigint, coalesce(sum(open_escalations), 0)::bigint
-         from team_counters",
-    )
-    .fetch_one(pool)
-    .await?;
-    Ok((lockouts.max(0) as u64, escalations.max(0) as u64))
+/// How often [`DatabaseGauges::keep_fresh`] reads the database's gauges (the HELP texts say it).
+pub const REFRESH: Duration = Duration::from_secs(5);
+
+/// The database's gauges as last read: `None` before the first read and after a failed one.
+#[derive(Default)]
+pub struct DatabaseGauges(Mutex<Option<Totals>>);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Totals {
+    pub lockouts: u64,
+    pub escalations: u64,
+}
+
+impl DatabaseGauges {
+    pub fn get(&self) -> Option<Totals> {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Reads the gauges now: one statement, one row per team kept by triggers.
+    pub async fn refresh(&self, db: &Db) {
+        let totals = db
+            .read(async |conn| {
+                sqlx::query_as::<_, (i64, i64)>(
+                    "select coalesce(sum(active_lockouts), 0)::bigint, coalesce(sum(open_escalations), 0)::bigint
+                     from team_counters",
+                )
+                .fetch_one(conn)
+                .await
+            })
+            .await;
+        let totals = match totals {
+            Ok((lockouts, escalations)) => {
+                Some(Totals { lockouts: lockouts.max(0) as u64, escalations: escalations.max(0) as u64 })
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "reading the database's gauges for /metrics failed");
+                None
+            }
+        };
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = totals;
+    }
+
+    /// Refreshes the gauges every [`REFRESH`], for the life of the process.
+    pub async fn keep_fresh(&self, db: Db) {
+        let mut every = tokio::time::interval(REFRESH);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            self.refresh(&db).await;
+        }
+    }
 }

@@ -91,6 +91,18 @@ pub enum ResolutionAction {
     Abandon,
 }
 
+impl ResolutionAction {
+    pub const ALL: [ResolutionAction; 2] = [ResolutionAction::Assign, ResolutionAction::Abandon];
+
+    /// As JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResolutionAction::Assign => "assign",
+            ResolutionAction::Abandon => "abandon",
+        }
+    }
+}
+
 /// The user's resolution of a deadlock (R9).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -1,5 +1,6 @@
 //! The team's event log as clients read it (R12): a page (with its ETag), a long poll, and a
-//! stream, the last two woken by the process's one `LISTEN` (`store::listener`).
+//! stream, the last two served by their team's hub (`store::listener`), woken by the process's
+//! one `LISTEN`.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -10,10 +11,10 @@ use tokio::time::Instant;
 use crate::app::actor::{Actor, Scope, team_not_found};
 use crate::app::reads::{Fetched, Tagged, list_etag};
 use crate::domain::TeamId;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::resources::{Event, TokenRef};
 use crate::store::events::{self, EventRow};
-use crate::store::listener::{FALLBACK, Feed, Waiter, Woken};
+use crate::store::listener::{Feed, Next, Waiter};
 use crate::store::{Db, teams};
 
 /// The longest `wait` of a long poll.
@@ -62,24 +63,25 @@ pub async fn page(
     .await
 }
 
-/// A page of the team's events after `after` (the team must exist).
-async fn first_page(pool: &Db, actor: &Actor, team: &TeamId, after: i64, limit: i64) -> Result<Vec<Event>> {
-    Ok(match page(pool, actor, team, after, limit, None::<fn(&str) -> bool>).await? {
-        Fetched::Full(page) => page.body,
-        Fetched::Unchanged(_) => Vec::new(),
-    })
-}
-
-/// A page of the log read again by a waiter, whose access was checked when it started.
-async fn reread(feed: &Feed, pool: &Db, team: &str, after: i64, limit: i64) -> Result<Vec<Event>> {
-    feed.count_read();
-    let rows = pool.read(async |conn| events::page(conn, team, after, limit).await).await?;
-    Ok(rows.into_iter().map(event).collect())
+/// The team's last seq and its events after `after`, from one statement (the team must exist).
+async fn first_page(
+    pool: &Db,
+    actor: &Actor,
+    team: &TeamId,
+    after: i64,
+    limit: i64,
+) -> Result<(i64, Vec<EventRow>)> {
+    actor.require(team, Scope::Read)?;
+    pool.read(async |conn| events::tagged_page(conn, team, after, limit).await)
+        .await?
+        .ok_or_else(|| team_not_found(team))
 }
 
 /// A long poll: the events after `after`, as soon as there is at least one, or none once
-/// `wait` has passed (or the feed closes). Idle, it reads the log once at the start, once per
-/// wake-up of its team, and once per [`FALLBACK`].
+/// `wait` has passed (or the feed closes). Idle, it reads the log once at the start; its
+/// team's hub reads once per wake-up and [`FALLBACK`](crate::store::listener::FALLBACK) for
+/// all the team's waiters. A page that holds the revocation of the actor's own token answers
+/// `unauthenticated` instead: a revoked token reads nothing more, as for any request.
 pub async fn poll(
     feed: &Feed,
     pool: &Db,
@@ -92,21 +94,18 @@ pub async fn poll(
     let deadline = Instant::now() + wait.min(MAX_WAIT);
     let mut waiter = feed.subscribe(team);
     // Checks the actor and the team too.
-    let items = first_page(pool, actor, team, after, limit).await?;
-    if !items.is_empty() {
-        return Ok(items);
+    let (last, mut rows) = first_page(pool, actor, team, after, limit).await?;
+    waiter.seen(last);
+    if rows.is_empty() {
+        rows = match waiter.next(after, limit, Some(deadline)).await? {
+            Next::Events(rows) => rows,
+            Next::Deadline | Next::Closed => Vec::new(),
+        };
     }
-    loop {
-        match waiter.wait(deadline).await {
-            Woken::Deadline | Woken::Closed => return Ok(Vec::new()),
-            Woken::Event | Woken::Fallback => {}
-        }
-        waiter.drain();
-        let items = reread(feed, pool, team, after, limit).await?;
-        if !items.is_empty() {
-            return Ok(items);
-        }
+    if rows.iter().any(|e| revokes(actor, e)) {
+        return Err(Error::Unauthenticated);
     }
+    Ok(rows.into_iter().map(event).collect())
 }
 
 /// The team's last seq, for a stream that starts with the events still to come.
@@ -127,42 +126,42 @@ pub async fn stream(
     after: Option<i64>,
 ) -> Result<impl Stream<Item = Event> + Send + 'static> {
     let waiter = feed.subscribe(&team);
-    let (after, first) = match after {
-        Some(after) => (after, first_page(pool, &actor, &team, after, STREAM_PAGE).await?),
-        None => (last_seq(pool, &actor, &team).await?, Vec::new()),
+    let (last, after, first) = match after {
+        Some(after) => {
+            let (last, first) = first_page(pool, &actor, &team, after, STREAM_PAGE).await?;
+            (last, after, first)
+        }
+        None => {
+            let last = last_seq(pool, &actor, &team).await?;
+            (last, last, Vec::new())
+        }
     };
-    let pool = pool.clone();
-    let cursor = Cursor { feed: feed.clone(), pool, actor, team, after, buffer: first.into(), waiter };
+    waiter.seen(last);
+    let cursor = Cursor { actor, team, after, buffer: first.into(), waiter };
     Ok(futures_util::stream::unfold(cursor, Cursor::next))
 }
 
 struct Cursor {
-    feed: Feed,
-    pool: Db,
     actor: Actor,
     team: TeamId,
     after: i64,
-    buffer: VecDeque<Event>,
+    buffer: VecDeque<EventRow>,
     waiter: Waiter,
 }
 
 impl Cursor {
     async fn next(mut self) -> Option<(Event, Self)> {
         loop {
-            if let Some(event) = self.buffer.pop_front() {
-                if self.revokes_actor(&event) {
+            if let Some(row) = self.buffer.pop_front() {
+                if revokes(&self.actor, &row) {
                     return None;
                 }
-                self.after = event.seq;
-                return Some((event, self));
+                self.after = row.seq;
+                return Some((event(row), self));
             }
-            self.waiter.drain();
-            match reread(&self.feed, &self.pool, &self.team, self.after, STREAM_PAGE).await {
-                Ok(items) if !items.is_empty() => self.buffer = items.into(),
-                Ok(_) => match self.waiter.wait(Instant::now() + FALLBACK).await {
-                    Woken::Closed => return None,
-                    Woken::Event | Woken::Fallback | Woken::Deadline => {}
-                },
+            match self.waiter.next(self.after, STREAM_PAGE, None).await {
+                Ok(Next::Events(rows)) => self.buffer = rows.into(),
+                Ok(Next::Closed | Next::Deadline) => return None,
                 Err(e) => {
                     tracing::warn!(error = %e, team = %self.team, after = self.after, "ending an event stream: reading the log failed");
                     return None;
@@ -170,15 +169,16 @@ impl Cursor {
             }
         }
     }
+}
 
-    /// A revoked token must stop reading at once, as every request of it does.
-    fn revokes_actor(&self, event: &Event) -> bool {
-        let Some(id) = self.actor.token_id else { return false };
-        #[derive(serde::Deserialize)]
-        struct Revoked {
-            token_id: uuid::Uuid,
-        }
-        event.kind == "token.revoked"
-            && serde_json::from_str::<Revoked>(event.data.get()).is_ok_and(|r| r.token_id == id)
+/// Whether the event revokes the actor's own token, after which it must read nothing more, as
+/// every request of it is refused.
+fn revokes(actor: &Actor, event: &EventRow) -> bool {
+    let Some(id) = actor.token_id else { return false };
+    #[derive(serde::Deserialize)]
+    struct Revoked {
+        token_id: uuid::Uuid,
     }
+    event.kind == "token.revoked"
+        && serde_json::from_str::<Revoked>(event.data.get()).is_ok_and(|r| r.token_id == id)
 }

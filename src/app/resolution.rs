@@ -45,12 +45,12 @@ pub async fn resolve(
                 Some(store::insert_assignment(tx, team, id, cycle, agent, reason, "user").await?);
         }
         a.set_state(tx, state).await?;
-        let action = if input.action == ResolutionAction::Assign { "assign" } else { "abandon" };
+        let action = input.action.as_str();
         let resolution =
             json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": actor.token_name });
         store::resolve_escalation(tx, id, &resolution).await?;
         a.loaded.escalation = None;
-        w.count(Counted::DeadlockResolved(action));
+        w.count(Counted::DeadlockResolved(input.action));
         let data = json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state });
         let event =
             NewEvent { artifact: Some(key), kind: "escalation.resolved", actor: input.agent.clone(), data };

@@ -42,7 +42,7 @@ pub async fn review(
         };
         let outcome = domain::decide_review(&a.rules, &a.roster, a.policy, request)?;
         let (id, cycle, verdict) = (a.id(), a.rules.cycle, input.verdict);
-        let mut counted = vec![Counted::Review(verdict.as_str())];
+        let mut counted = vec![Counted::Review(verdict)];
         let new = NewReview {
             number,
             reviewer: &input.reviewer,

@@ -11,8 +11,7 @@ pub mod tokens;
 mod words;
 
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use sqlx::pool::PoolConnection;
@@ -20,44 +19,34 @@ use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
 use crate::PING_IDLE_AFTER;
 
-/// Requests of this process waiting for a pooled connection: a gauge of the metrics.
-static WAITING: AtomicU64 = AtomicU64::new(0);
-
-/// How many requests of this process wait for a pooled connection now.
-pub fn waiting() -> u64 {
-    WAITING.load(Ordering::Relaxed)
-}
-
-/// Counts a request as waiting until it has its connection (or gave up).
-struct Waiting;
-
-impl Waiting {
-    fn start() -> Waiting {
-        WAITING.fetch_add(1, Ordering::Relaxed);
-        Waiting
-    }
-}
-
-impl Drop for Waiting {
-    fn drop(&mut self) {
-        WAITING.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// The database as requests use it: the pool, and a few connections that requests' reads handed
-/// back clean ([`Db::read`]), which the next requests take before the pool's.
+/// The database as this process uses it: the pool, a few connections that requests' reads
+/// handed back clean ([`Db::read`]), and a count of those waiting for a connection. Everything
+/// of the process takes its connections here — requests, the event feed, the metrics'
+/// refresh, readiness, background upkeep — so the count is whole. Cloning shares it.
 ///
 /// sqlx pings every connection its pool takes back, a round trip to Postgres as costly as one
-/// of a read's own statements (and so half of a `304` status read's work). A connection whose
-/// every statement completed has nothing to check, so a read that ends well parks it here
-/// instead; one dropped otherwise (an error, a cancelled request) goes back to the pool, ping
-/// and all. At most half the pool's connections are parked, so whatever takes from the pool
-/// directly (the feed, the metrics, readiness) always finds room, and a connection parked for
-/// [`PING_IDLE_AFTER`] goes back to the pool, which pings it before its next use.
+/// of a read's own statements. A connection whose every statement completed has nothing to
+/// check, so a read that ends well parks it here for the next request instead, but only while
+/// nobody waits for a connection: one released while someone waits goes back to the pool,
+/// which hands it to the waiter. The parked list and the count of waiters share one lock, and a
+/// request registers as waiting (under it) only after finding nothing parked, so a connection
+/// is never parked while a request waits on the pool. One dropped otherwise (an error, a
+/// cancelled request) goes back to the pool, ping and all; one parked for [`PING_IDLE_AFTER`]
+/// goes back to the pool, which pings it before its next use.
 #[derive(Clone)]
 pub struct Db {
     pool: PgPool,
-    parked: Arc<Mutex<Vec<Parked>>>,
+    shared: Arc<Mutex<Shared>>,
+}
+
+#[derive(Default)]
+struct Shared {
+    /// The most recently parked last.
+    parked: Vec<Parked>,
+    /// Callers waiting for a connection from the pool.
+    waiting: u64,
+    /// The pool is closing: nothing is parked any more.
+    closing: bool,
 }
 
 struct Parked {
@@ -65,46 +54,44 @@ struct Parked {
     since: Instant,
 }
 
-impl Deref for Db {
-    type Target = PgPool;
-
-    fn deref(&self) -> &PgPool {
-        &self.pool
-    }
-}
-
 impl Db {
     /// Wraps the pool; call within the Tokio runtime.
     pub fn new(pool: PgPool) -> Db {
-        let parked: Arc<Mutex<Vec<Parked>>> = Arc::default();
+        let shared: Arc<Mutex<Shared>> = Arc::default();
         // Closing the pool waits for every connection taken from it: the parked ones go back
         // as soon as it starts.
         let closed = pool.close_event();
-        let unparked = Arc::downgrade(&parked);
+        let unparked = Arc::downgrade(&shared);
         tokio::spawn(async move {
             closed.await;
-            if let Some(parked) = unparked.upgrade() {
-                let drained = std::mem::take(&mut *parked.lock().unwrap_or_else(PoisonError::into_inner));
+            if let Some(shared) = unparked.upgrade() {
+                let drained = {
+                    let mut shared = lock(&shared);
+                    shared.closing = true;
+                    std::mem::take(&mut shared.parked)
+                };
                 drop(drained);
             }
         });
-        Db { pool, parked }
+        Db { pool, shared }
     }
 
-    /// A connection for a request: a parked one if there is a fresh one, else from the pool.
+    /// A connection for a request: a parked one if there is a fresh one, else from the pool
+    /// (counted as waiting meanwhile).
     pub async fn acquire(&self) -> sqlx::Result<Conn> {
-        let conn = match self.unpark() {
-            Some(conn) => conn,
-            None => {
-                let _waiting = Waiting::start();
-                self.pool.acquire().await?
+        let conn = match self.unpark_or_wait() {
+            Ok(conn) => conn,
+            Err(waiting) => {
+                let conn = self.pool.acquire().await;
+                drop(waiting);
+                conn?
             }
         };
-        Ok(Conn { conn, parked: self.parked.clone(), capacity: self.capacity() })
+        Ok(Conn { conn, shared: self.shared.clone() })
     }
 
     /// Runs a request's reads on one connection of [`Db::acquire`]; when they succeed, the
-    /// connection is parked for the next request rather than pinged back into the pool.
+    /// connection is parked for the next request, unless someone waits for one.
     pub async fn read<T, E: From<sqlx::Error>>(
         &self,
         read: impl AsyncFnOnce(&mut PgConnection) -> Result<T, E>,
@@ -136,44 +123,99 @@ impl Db {
         .await
     }
 
-    /// A transaction on a connection of [`Db::acquire`] (the wait counted includes its `BEGIN`).
-    /// Its connection goes back to the pool when the transaction ends.
+    /// A transaction on a parked connection, or on one from the pool (counted as waiting
+    /// until its `BEGIN` completes). Its connection goes back to the pool when it ends.
     pub async fn begin(&self) -> sqlx::Result<Transaction<'static, Postgres>> {
-        let conn = match self.unpark() {
-            Some(conn) => conn,
-            None => {
-                let _waiting = Waiting::start();
-                return self.pool.begin().await;
-            }
+        match self.unpark_or_wait() {
+            Ok(conn) => Transaction::begin(conn, None).await,
+            Err(_waiting) => self.pool.begin().await,
+        }
+    }
+
+    /// For what must take its connection from the pool itself (the event listener's
+    /// `PgListener`): the parked connections go back to the pool first, and the caller counts
+    /// as waiting until `take` completes.
+    pub async fn from_pool<T>(&self, take: impl AsyncFnOnce(&PgPool) -> T) -> T {
+        let parked = {
+            let mut shared = lock(&self.shared);
+            shared.waiting += 1;
+            std::mem::take(&mut shared.parked)
         };
-        Transaction::begin(conn, None).await
-    }
-
-    fn unpark(&self) -> Option<PoolConnection<Postgres>> {
-        if self.pool.is_closed() {
-            return None;
-        }
-        let mut parked = self.parked.lock().unwrap_or_else(PoisonError::into_inner);
-        // The most recently parked first; the rest are older still, so a stale one ends the search
-        // and the stale ones go back to the pool (dropped after the lock is released).
-        let Parked { conn, since } = parked.pop()?;
-        if since.elapsed() < PING_IDLE_AFTER {
-            return Some(conn);
-        }
-        let stale: Vec<Parked> = std::mem::take(&mut *parked);
+        let _waiting = Waiting(&self.shared);
         drop(parked);
-        drop((conn, stale));
-        None
+        take(&self.pool).await
     }
 
-    /// How many connections may be parked: half the pool.
-    fn capacity(&self) -> usize {
-        self.pool.options().get_max_connections() as usize / 2
+    /// A fresh parked connection; else the caller is registered as waiting, under the same
+    /// lock, until the returned guard drops.
+    fn unpark_or_wait(&self) -> Result<PoolConnection<Postgres>, Waiting<'_>> {
+        let mut shared = lock(&self.shared);
+        // The most recently parked first; the rest are older still, so a stale one ends the
+        // search and the stale ones go back to the pool (dropped after the lock is released).
+        let stale = match shared.parked.pop() {
+            Some(Parked { conn, since }) if since.elapsed() < PING_IDLE_AFTER => {
+                return Ok(conn);
+            }
+            Some(stale) => {
+                let mut stale = vec![stale];
+                stale.append(&mut shared.parked);
+                stale
+            }
+            None => Vec::new(),
+        };
+        shared.waiting += 1;
+        drop(shared);
+        drop(stale);
+        Err(Waiting(&self.shared))
     }
 
-    /// How many connections are parked now: a gauge of the metrics.
+    /// How many callers wait for a connection from the pool now: a gauge of the metrics.
+    pub fn waiting(&self) -> u64 {
+        lock(&self.shared).waiting
+    }
+
+    /// How many connections are parked now.
     pub fn parked(&self) -> usize {
-        self.parked.lock().unwrap_or_else(PoisonError::into_inner).len()
+        lock(&self.shared).parked.len()
+    }
+
+    /// Connections the pool holds open, in use or not.
+    pub fn size(&self) -> u32 {
+        self.pool.size()
+    }
+
+    /// Open connections not in use: idle in the pool, or parked.
+    pub fn idle(&self) -> usize {
+        self.pool.num_idle() + self.parked()
+    }
+
+    /// The most connections the pool may open.
+    pub fn max_connections(&self) -> u32 {
+        self.pool.options().get_max_connections()
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.pool.is_closed()
+    }
+
+    /// Closes the pool, waiting for the connections in use to come back (the parked ones go
+    /// back at once).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One caller counted as waiting for a connection from the pool, until dropped (it got one,
+/// or gave up).
+struct Waiting<'a>(&'a Mutex<Shared>);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        lock(self.0).waiting -= 1;
     }
 }
 
@@ -181,18 +223,20 @@ impl Db {
 /// for the next request once its reads succeeded.
 pub struct Conn {
     conn: PoolConnection<Postgres>,
-    parked: Arc<Mutex<Vec<Parked>>>,
-    capacity: usize,
+    shared: Arc<Mutex<Shared>>,
 }
 
 impl Conn {
     /// Hands the connection back after its last statement completed: parked for the next
-    /// request, or back to the pool when enough are parked.
+    /// request while nobody waits (and the pool is open), else back to the pool for a waiter.
     fn release(self) {
-        let Conn { conn, parked, capacity } = self;
-        let mut parked = parked.lock().unwrap_or_else(PoisonError::into_inner);
-        if parked.len() < capacity {
-            parked.push(Parked { conn, since: Instant::now() });
+        let Conn { conn, shared } = self;
+        let mut shared = lock(&shared);
+        if shared.waiting == 0 && !shared.closing {
+            shared.parked.push(Parked { conn, since: Instant::now() });
+        } else {
+            drop(shared);
+            drop(conn);
         }
     }
 }

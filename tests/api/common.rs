@@ -15,6 +15,8 @@ pub const ADMIN: &str = "test-admin-token";
 pub struct Api {
     pub app: Router,
     pub pool: PgPool,
+    /// The state the router serves, to read its feed or its pool.
+    pub state: AppState,
 }
 
 #[derive(Debug)]
@@ -60,7 +62,7 @@ impl Api {
         let mut state = AppState::new(pool.clone());
         state.admin_token_hash = Some(std::sync::Arc::new(reviewlock::auth::hash_secret(ADMIN)));
         configure(&mut state);
-        Api { app: app(state), pool }
+        Api { app: app(state.clone()), pool, state }
     }
 
     /// Sends a request; `body` is sent as JSON when given.

@@ -4,13 +4,12 @@
 //! Timing bounds are generous (this runs on noisy machines): "early" means well under the
 //! wait, never a tight latency.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
-use reviewlock::{AppState, app};
+use reviewlock::AppState;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tower::ServiceExt;
@@ -37,12 +36,11 @@ fn request(path: &str, token: &str, headers: &[(&str, &str)]) -> Request<Body> {
     request.body(Body::empty()).unwrap()
 }
 
-/// An [`Api`] whose state the test keeps, to read its feed or shorten its request timeout.
+/// An [`Api`] and its state, to read its feed or shorten its request timeout.
 fn api_with(pool: PgPool, configure: impl FnOnce(&mut AppState)) -> (Api, AppState) {
-    let mut state = AppState::new(pool.clone());
-    state.admin_token_hash = Some(Arc::new(reviewlock::auth::hash_secret(ADMIN)));
-    configure(&mut state);
-    (Api { app: app(state.clone()), pool }, state)
+    let api = Api::with_state(pool, configure);
+    let state = api.state.clone();
+    (api, state)
 }
 
 fn seqs(page: &Value) -> Vec<i64> {
@@ -426,4 +424,145 @@ async fn closing_the_feed_ends_streams_and_long_polls_at_once(pool: PgPool) {
     assert!(end.is_none(), "the stream ended: {end:?}");
     assert_eq!(poll.expect(200, None)["items"], json!([]), "the long poll answered, empty");
     assert!(started.elapsed() < Duration::from_secs(8));
+}
+
+// --- hubs: one read per team ----------------------------------------------------------------
+
+/// Waits until the feed's listener has a `LISTEN` connection other than `not` (a pid); at most
+/// 10 s. Returns its pid.
+async fn listening(pool: &PgPool, not: Option<i32>) -> i32 {
+    for _ in 0..200 {
+        let pid: Option<i32> = sqlx::query_scalar(
+            "select pid from pg_stat_activity
+             where datname = current_database() and query like 'LISTEN%' and pid <> coalesce($1, 0)",
+        )
+        .bind(not)
+        .fetch_optional(pool)
+        .await
+        .unwrap();
+        if let Some(pid) = pid {
+            return pid;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the listener never connected");
+}
+
+/// Waits until `n` long polls or streams wait on the feed; at most 60 s.
+async fn waiting(state: &AppState, n: usize) {
+    let started = Instant::now();
+    while state.feed.waiters() < n {
+        assert!(started.elapsed() < Duration::from_secs(60), "{} of {n} waiting", state.feed.waiters());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Each has read its first page: the pool is quiet.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+}
+
+#[sqlx::test]
+async fn a_teams_waiters_cost_one_read_per_wake_up_and_other_teams_cost_them_nothing(pool: PgPool) {
+    const WAITERS: usize = 3000;
+    const OTHER_WRITES: usize = 20;
+    let (api, state) = api_with(pool, |_| {});
+    api.team("a", Value::Null).await;
+    api.team("b", Value::Null).await;
+    let token = api.token("a", "read").await;
+    let last = api.get("/v1/teams/a/events?limit=500", &token).await.ok()["next_after"].as_i64().unwrap();
+    state.feed.start();
+    let listener = listening(&api.pool, None).await;
+
+    let path = format!("/v1/teams/a/events?after={last}&wait=60");
+    let pollers = futures_util::future::join_all((0..WAITERS).map(|_| api.get(&path, &token)));
+    let scenario = async {
+        waiting(&state, WAITERS).await;
+        let (reads, wakeups) = (state.feed.reads(), state.feed.wakeups());
+        for i in 0..OTHER_WRITES {
+            api.agent("b", &format!("x{i}"), json!({ "roles": ["engineer"] })).await;
+        }
+        // Time for the notifications to arrive (they would wake A's waiters now, if ever).
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let other = (state.feed.reads() - reads, state.feed.wakeups() - wakeups);
+        eprintln!(
+            "{WAITERS} idle long polls on team A: {OTHER_WRITES} writes of team B cause {} reads of the log, \
+             {} wake-ups of A's waiters",
+            other.0, other.1
+        );
+
+        // The listener loses its connection: notifications may have been lost, so every team
+        // with waiters reads its log again, once.
+        let reads = state.feed.reads();
+        sqlx::query("select pg_terminate_backend($1)").bind(listener).execute(&api.pool).await.unwrap();
+        listening(&api.pool, Some(listener)).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let reconnect = state.feed.reads() - reads;
+        eprintln!("{WAITERS} idle long polls on team A: the listener's reconnection costs {reconnect} reads");
+
+        let (reads, wakeups) = (state.feed.reads(), state.feed.wakeups());
+        api.agent("a", "new", json!({ "roles": ["engineer"] })).await;
+        (other, reconnect, (reads, wakeups))
+    };
+    let (polls, (other, reconnect, (reads, wakeups))) = tokio::join!(pollers, scenario);
+    let own = (state.feed.reads() - reads, state.feed.wakeups() - wakeups);
+    eprintln!(
+        "{WAITERS} long polls on team A: one event of A costs {} reads of the log, {} wake-ups",
+        own.0, own.1
+    );
+    for poll in &polls {
+        assert_eq!(seqs(poll.expect(200, None)), [last + 1], "every poller answered with A's event");
+    }
+    assert_eq!(other, (0, 0), "team B's events cost A's waiters nothing");
+    assert!(reconnect <= 1, "one read for the team after a reconnection, not one per waiter: {reconnect}");
+    assert!(own.0 <= 1, "one read for the team's event, not one per waiter: {}", own.0);
+    assert!(own.1 <= WAITERS as u64, "each waiter woke once: {}", own.1);
+}
+
+#[sqlx::test]
+async fn a_team_has_a_hub_only_while_it_has_waiters(pool: PgPool) {
+    let (api, state) = api_with(pool, |_| {});
+    api.team("t", Value::Null).await;
+    let token = api.token("t", "read").await;
+    assert_eq!(state.feed.teams(), 0);
+    let stream = EventStream::open(&api, "/v1/teams/t/events/stream", &token, &[]).await;
+    assert_eq!((state.feed.teams(), state.feed.waiters()), (1, 1));
+    api.get("/v1/teams/t/events?wait=1&after=1000", &token).await.expect(200, None);
+    assert_eq!((state.feed.teams(), state.feed.waiters()), (1, 1), "the poll's place went with it");
+    drop(stream);
+    assert_eq!((state.feed.teams(), state.feed.waiters()), (0, 0), "the last waiter took its team's hub");
+}
+
+#[sqlx::test]
+async fn a_stream_further_behind_than_its_hub_keeps_reads_for_itself(pool: PgPool) {
+    let t = Team::new(pool, Value::Null, &["a"]).await;
+    let first = last_seq(&t).await;
+    // A live stream keeps the team's hub; another starts from the beginning of the log.
+    let mut live = EventStream::open(&t.api, &t.url("/events/stream"), &t.coord, &[]).await;
+    let writes = 300;
+    for i in 0..writes {
+        t.api.agent("t", &format!("x{i}"), json!({ "roles": ["engineer"] })).await;
+    }
+    let sent = live.take(writes).await;
+    assert_eq!(sent.last().unwrap().id, first + writes as i64);
+    let mut behind = EventStream::open(&t.api, &t.url("/events/stream?after=0"), &t.coord, &[]).await;
+    let all = behind.take(first as usize + writes).await;
+    let ids: Vec<i64> = all.iter().map(|s| s.id).collect();
+    assert_eq!(ids, (1..=first + writes as i64).collect::<Vec<_>>(), "every event once, in order");
+}
+
+// --- revoked tokens -------------------------------------------------------------------------
+
+#[sqlx::test]
+async fn a_long_poll_whose_token_is_revoked_answers_401(pool: PgPool) {
+    let t = Team::new(pool, Value::Null, &["a", "b"]).await;
+    let created = t.api.post(&t.url("/tokens"), ADMIN, json!({ "name": "dashboard", "scope": "read" })).await;
+    let created = created.expect(201, None);
+    let (id, secret) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    let last = last_seq(&t).await;
+    let path = t.url(&format!("/events?after={last}&wait=10"));
+    let (poll, ()) = tokio::join!(t.api.get(&path, secret), async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        t.api.delete(&t.url(&format!("/tokens/{id}")), ADMIN).await.expect(204, None);
+        t.create("billing", "b").await.expect(201, None);
+    });
+    eprintln!("a long poll whose token is revoked while it waits answers {}: {}", poll.status, poll.body);
+    poll.expect(401, Some("unauthenticated"));
 }

@@ -6,11 +6,13 @@
 //! the handlers record on the test's thread).
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use axum::http::Method;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusRecorder};
 use serde_json::{Value, json};
 use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
 
 use crate::common::{ADMIN, Api, Reply};
 use crate::examples::Team;
@@ -146,6 +148,7 @@ async fn scenario(t: &Team) -> Vec<Expected> {
 #[sqlx::test]
 async fn metrics_answer_without_a_token(pool: PgPool) {
     let api = Api::new(pool);
+    refresh(&api).await;
     scrape(&api).await;
     // A token, even a bad one, changes nothing.
     api.get("/metrics", "garbage").await.expect(200, None);
@@ -184,18 +187,85 @@ async fn metrics_answer_without_a_token(pool: PgPool) {
     assert!(op.get("security").is_none(), "/metrics needs no auth");
 }
 
-/// Without a database the page is still served, counting the 503s; the database's gauges are
-/// left out rather than shown stale.
+/// Without a database the page is still served, counting the 503s; once a refresh of the
+/// database's gauges fails they are left out rather than shown stale.
 #[sqlx::test]
 async fn the_page_is_served_while_the_database_is_down(pool: PgPool) {
     let api = Api::new(pool);
-    api.pool.clone().close().await;
+    refresh(&api).await;
+    api.state.pool.close().await;
     api.put("/v1/teams/alpha", ADMIN, json!({})).await.expect(503, Some("unavailable"));
+    let (_, page) = scrape(&api).await;
+    assert!(page.has("reviewlock_active_lockouts", &[]), "still the last values read");
+    refresh(&api).await;
     let (_, page) = scrape(&api).await;
     assert!(page.sum("reviewlock_refusals_total", &[("code", "unavailable")]) >= 1.0);
     assert!(page.has("reviewlock_db_pool_size", &[]));
     assert!(!page.has("reviewlock_active_lockouts", &[]));
     assert!(!page.has("reviewlock_open_escalations", &[]));
+}
+
+/// What `serve`'s background task does every few seconds.
+async fn refresh(api: &Api) {
+    api.state.database_gauges.refresh(&api.state.pool).await;
+}
+
+/// A scrape reads nothing from the database: with every connection of the pool taken (a
+/// database that does not answer looks the same from here), it answers at once with the
+/// gauges last read.
+#[sqlx::test]
+async fn a_scrape_never_waits_for_the_database(pool: PgPool) {
+    let options = (*pool.connect_options()).clone();
+    let single = PgPoolOptions::new().max_connections(1).acquire_timeout(Duration::from_secs(2));
+    let single = single.connect_with(options).await.unwrap();
+    let api = Api::with_state(pool, |s| s.pool = reviewlock::store::Db::new(single));
+    refresh(&api).await;
+    let held = api.state.pool.begin().await.unwrap();
+    let started = std::time::Instant::now();
+    let (_, page) = scrape(&api).await;
+    eprintln!(
+        "a scrape with every pooled connection taken answered in {:?} (acquire timeout 2 s)",
+        started.elapsed()
+    );
+    assert_eq!(page.sum("reviewlock_active_lockouts", &[]), 0.0, "the gauges last read: {page:?}");
+    assert!(page.has("reviewlock_open_escalations", &[]));
+    assert_eq!(page.sum("reviewlock_db_pool_in_use", &[]), 1.0);
+    drop(held);
+}
+
+/// Every series whose labels are known exists from the start, at 0, so a dashboard shows 0
+/// after a restart rather than no data.
+#[sqlx::test]
+async fn every_known_series_exists_at_0_from_the_start(pool: PgPool) {
+    let mut series: Vec<(&str, Vec<(&str, &str)>)> = vec![
+        ("reviewlock_lockouts_created_total", vec![]),
+        ("reviewlock_deadlocks_opened_total", vec![]),
+        ("reviewlock_reviews_total", vec![("verdict", "approve")]),
+        ("reviewlock_reviews_total", vec![("verdict", "reject")]),
+        ("reviewlock_deadlocks_resolved_total", vec![("action", "assign")]),
+        ("reviewlock_deadlocks_resolved_total", vec![("action", "abandon")]),
+    ];
+    for code in reviewlock::domain::Code::ALL {
+        series.push(("reviewlock_refusals_total", vec![("code", code.as_str())]));
+    }
+    // The process's page, whatever other tests have counted meanwhile.
+    let api = Api::new(pool);
+    let (_, page) = scrape(&api).await;
+    let missing: Vec<_> = series.iter().filter(|(name, labels)| !page.has(name, labels)).collect();
+    eprintln!(
+        "{} of {} known series on a first scrape; missing: {missing:?}",
+        series.len() - missing.len(),
+        series.len()
+    );
+    assert!(missing.is_empty(), "missing: {missing:?}");
+    // A recorder as a fresh process starts it: each at 0.
+    let recorder: PrometheusRecorder = PrometheusBuilder::new().build_recorder();
+    metrics::with_local_recorder(&recorder, reviewlock::metrics::describe);
+    let page = Page::parse(&recorder.handle().render());
+    for (name, labels) in &series {
+        assert!(page.has(name, labels), "{name}{labels:?} at start");
+        assert_eq!(page.sum(name, labels), 0.0, "{name}{labels:?}");
+    }
 }
 
 #[sqlx::test]
@@ -313,6 +383,7 @@ async fn gauges_match_the_database(pool: PgPool) {
     .await
     .unwrap();
     assert_eq!((lockouts, escalations), (7, 1), "module's three and left's four; left's escalation");
+    refresh(&t.api).await;
     let (_, page) = scrape(&t.api).await;
     assert_eq!(page.sum("reviewlock_active_lockouts", &[]), lockouts as f64);
     assert_eq!(page.sum("reviewlock_open_escalations", &[]), escalations as f64);
@@ -326,6 +397,7 @@ async fn gauges_match_the_database(pool: PgPool) {
     // The user lifts one lockout: one fewer.
     let lift = t.url("/artifacts/left/lockouts/a/lift");
     t.api.post(&lift, &t.user, json!({ "reason": "trusted again" })).await.expect(200, None);
+    refresh(&t.api).await;
     let (_, page) = scrape(&t.api).await;
     assert_eq!(page.sum("reviewlock_active_lockouts", &[]), (lockouts - 1) as f64);
 }
@@ -457,7 +529,7 @@ async fn counters_follow_lockouts_and_escalations(pool: PgPool) {
 #[sqlx::test]
 async fn requests_waiting_for_a_connection_are_counted(pool: PgPool) {
     let small = reviewlock::store::Db::new(
-        sqlx::postgres::PgPoolOptions::new()
+        PgPoolOptions::new()
             .max_connections(1)
             .connect_with((*pool.connect_options()).clone())
             .await
@@ -469,12 +541,13 @@ async fn requests_waiting_for_a_connection_are_counted(pool: PgPool) {
         async move { small.begin().await.map(drop) }
     });
     let started = std::time::Instant::now();
-    // Other tests of this process may wait too: at least this one does.
-    while reviewlock::store::waiting() == 0 {
-        assert!(started.elapsed() < std::time::Duration::from_secs(10), "the waiter was never counted");
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    while small.waiting() == 0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "the waiter was never counted");
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
+    assert_eq!(small.waiting(), 1);
     drop(held);
     waiter.await.unwrap().unwrap();
+    assert_eq!(small.waiting(), 0);
     small.close().await;
 }
