@@ -156,7 +156,7 @@ async fn reads_beside_blocked_writes(pool: PgPool, max: u32, writes: usize, read
     let answered = statuses.iter().filter(|s| **s == 200).count();
     let unavailable = statuses.iter().filter(|s| **s == 503).count();
     eprintln!(
-        "pool {max}, the listener and {writes} blocked writes holding a connection each, {readers} reads at once: \
+        "hostile load: pool {max}, the listener and {writes} blocked writes holding a connection each, {readers} reads at once: \
          {answered} answered 200, {unavailable} answered 503"
     );
     statuses

@@ -483,7 +483,7 @@ async fn a_teams_waiters_cost_one_read_per_wake_up_and_other_teams_cost_them_not
         tokio::time::sleep(Duration::from_millis(500)).await;
         let other = (state.feed.reads() - reads, state.feed.wakeups() - wakeups);
         eprintln!(
-            "{WAITERS} idle long polls on team A: {OTHER_WRITES} writes of team B cause {} reads of the log, \
+            "hostile load: {WAITERS} idle long polls on team A: {OTHER_WRITES} writes of team B cause {} reads of the log, \
              {} wake-ups of A's waiters",
             other.0, other.1
         );
@@ -495,7 +495,9 @@ async fn a_teams_waiters_cost_one_read_per_wake_up_and_other_teams_cost_them_not
         listening(&api.pool, Some(listener)).await;
         tokio::time::sleep(Duration::from_millis(500)).await;
         let reconnect = state.feed.reads() - reads;
-        eprintln!("{WAITERS} idle long polls on team A: the listener's reconnection costs {reconnect} reads");
+        eprintln!(
+            "hostile load: {WAITERS} idle long polls on team A: the listener's reconnection costs {reconnect} reads"
+        );
 
         let (reads, wakeups) = (state.feed.reads(), state.feed.wakeups());
         api.agent("a", "new", json!({ "roles": ["engineer"] })).await;
@@ -504,7 +506,7 @@ async fn a_teams_waiters_cost_one_read_per_wake_up_and_other_teams_cost_them_not
     let (polls, (other, reconnect, (reads, wakeups))) = tokio::join!(pollers, scenario);
     let own = (state.feed.reads() - reads, state.feed.wakeups() - wakeups);
     eprintln!(
-        "{WAITERS} long polls on team A: one event of A costs {} reads of the log, {} wake-ups",
+        "hostile load: {WAITERS} long polls on team A: one event of A costs {} reads of the log, {} wake-ups",
         own.0, own.1
     );
     for poll in &polls {
@@ -563,6 +565,9 @@ async fn a_long_poll_whose_token_is_revoked_answers_401(pool: PgPool) {
         t.api.delete(&t.url(&format!("/tokens/{id}")), ADMIN).await.expect(204, None);
         t.create("billing", "b").await.expect(201, None);
     });
-    eprintln!("a long poll whose token is revoked while it waits answers {}: {}", poll.status, poll.body);
+    eprintln!(
+        "hostile load: a long poll whose token is revoked while it waits answers {}: {}",
+        poll.status, poll.body
+    );
     poll.expect(401, Some("unauthenticated"));
 }

@@ -224,7 +224,7 @@ async fn a_scrape_never_waits_for_the_database(pool: PgPool) {
     let started = std::time::Instant::now();
     let (_, page) = scrape(&api).await;
     eprintln!(
-        "a scrape with every pooled connection taken answered in {:?} (acquire timeout 2 s)",
+        "hostile load: a scrape with every pooled connection taken answered in {:?} (acquire timeout 2 s)",
         started.elapsed()
     );
     assert_eq!(page.sum("reviewlock_active_lockouts", &[]), 0.0, "the gauges last read: {page:?}");
@@ -253,7 +253,7 @@ async fn every_known_series_exists_at_0_from_the_start(pool: PgPool) {
     let (_, page) = scrape(&api).await;
     let missing: Vec<_> = series.iter().filter(|(name, labels)| !page.has(name, labels)).collect();
     eprintln!(
-        "{} of {} known series on a first scrape; missing: {missing:?}",
+        "hostile load: {} of {} known series on a first scrape; missing: {missing:?}",
         series.len() - missing.len(),
         series.len()
     );
