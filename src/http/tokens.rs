@@ -114,7 +114,9 @@ async fn create_server_token(
     let mut fields = Fields::new();
     fields.text("name", &input.name, MAX_NAME);
     fields.finish()?;
-    Ok(reply(teams::create_server_token(&state.pool, &actor, &pre, input.name.trim()).await?))
+    let outcome = teams::create_server_token(&state.pool, &actor, &pre, input.name.trim()).await?;
+    state.tokens.clear();
+    Ok(reply(outcome))
 }
 
 /// The live server-wide tokens, the bootstrap token among them (server-wide admin only).
