@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use common::{ADMIN, Api};
 use hyper::Method;
-use process::{Serve, database_url, server_url, serve};
+use process::{Serve, database_url, serve, server_url};
 use serde_json::json;
 use sqlx::PgPool;
 

@@ -21,3 +21,4 @@ mod snapshot;
 mod spec;
 mod teams;
 mod tokens;
+mod typed_events;

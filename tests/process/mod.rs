@@ -7,4 +7,4 @@ mod client;
 mod server;
 
 pub use client::{Call, Client, Reply};
-pub use server::{Serve, Server, database_url, server_url, free_port, serve};
+pub use server::{Serve, Server, database_url, free_port, serve, server_url};
