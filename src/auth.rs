@@ -1,5 +1,4 @@
-//! Bearer tokens: their secrets, stored only as hashes, and the cache of those that
-//! authenticated lately.
+//! Bearer tokens: their secrets, stored only as hashes, and the cache of lookups made lately.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,40 +20,80 @@ pub fn hash_secret(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
 
-/// Tokens that authenticated lately, by secret hash, so a client's requests skip the token
-/// lookup (a pooled connection and a round trip each). An entry lives `ttl`. Revoking a token
-/// through this process empties the cache, so a revocation takes effect at once on the replica
-/// that answered it and within `ttl` on the others; a `ttl` of zero turns the cache off. Only
-/// tokens that exist are kept, so made-up secrets cannot fill it.
+/// Tokens looked up lately, by secret hash, so a client's requests skip the token lookup (a
+/// pooled connection and a round trip each), and so does a made-up or revoked secret sent again.
+/// An entry lives `ttl`. Creating or revoking a token through this process empties the cache,
+/// so the change takes effect at once on the replica that made it and within `ttl` on the
+/// others; a `ttl` of zero turns the cache off. Tokens that exist and secrets that do not are
+/// kept apart, each up to [`TOKEN_CACHE_LIMIT`], so made-up secrets cannot push out real tokens.
 pub struct TokenCache {
     ttl: Duration,
-    entries: Mutex<HashMap<Vec<u8>, (Instant, TokenRow)>>,
-    /// Bumped by [`TokenCache::clear`]: a lookup that began before a revocation must not
-    /// store what it read.
+    entries: Mutex<Entries>,
+    /// Bumped by [`TokenCache::clear`]: a lookup that began before a token was created or
+    /// revoked must not store what it read.
     generation: AtomicU64,
+    /// Lookups made, as their results are offered to [`TokenCache::put`]: each was one query.
+    lookups: AtomicU64,
 }
 
-/// The most entries kept; past it, expired ones are dropped, then all if none were.
+#[derive(Default)]
+struct Entries {
+    known: HashMap<Vec<u8>, (Instant, TokenRow)>,
+    unknown: HashMap<Vec<u8>, Instant>,
+}
+
+/// What the cache knows of a secret's hash.
+pub enum Cached {
+    /// A token that exists.
+    Known(TokenRow),
+    /// No token has this hash (as of less than `ttl` ago).
+    Unknown,
+    /// Not cached: look it up, then [`TokenCache::put`] what was found with this generation.
+    Miss(u64),
+}
+
+/// The most entries of each kind kept; past it, expired ones are dropped, then all if none were.
 const TOKEN_CACHE_LIMIT: usize = 10_000;
+
+/// Makes room in a map of entries stamped with when they were made.
+fn make_room<V>(map: &mut HashMap<Vec<u8>, V>, ttl: Duration, at: impl Fn(&V) -> Instant) {
+    if map.len() >= TOKEN_CACHE_LIMIT {
+        map.retain(|_, v| at(v).elapsed() < ttl);
+        if map.len() >= TOKEN_CACHE_LIMIT {
+            map.clear();
+        }
+    }
+}
 
 impl TokenCache {
     pub fn new(ttl: Duration) -> Self {
-        TokenCache { ttl, entries: Mutex::default(), generation: AtomicU64::new(0) }
-    }
-
-    /// The cached token of this hash, or the generation to pass to [`TokenCache::put`] after
-    /// looking it up.
-    pub fn get(&self, hash: &[u8]) -> Result<TokenRow, u64> {
-        let generation = self.generation.load(Ordering::Acquire);
-        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        match entries.get(hash) {
-            Some((at, token)) if at.elapsed() < self.ttl => Ok(token.clone()),
-            _ => Err(generation),
+        TokenCache {
+            ttl,
+            entries: Mutex::default(),
+            generation: AtomicU64::new(0),
+            lookups: AtomicU64::new(0),
         }
     }
 
-    /// Keeps a token looked up in the database, unless the cache was cleared since.
-    pub fn put(&self, hash: Vec<u8>, token: TokenRow, generation: u64) {
+    /// What the cache knows of this hash.
+    pub fn get(&self, hash: &[u8]) -> Cached {
+        let generation = self.generation.load(Ordering::Acquire);
+        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((at, token)) = entries.known.get(hash)
+            && at.elapsed() < self.ttl
+        {
+            return Cached::Known(token.clone());
+        }
+        if entries.unknown.get(hash).is_some_and(|at| at.elapsed() < self.ttl) {
+            return Cached::Unknown;
+        }
+        Cached::Miss(generation)
+    }
+
+    /// Keeps what a lookup in the database found (`None`: no such token), unless the cache was
+    /// cleared since it began.
+    pub fn put(&self, hash: Vec<u8>, token: Option<TokenRow>, generation: u64) {
+        self.lookups.fetch_add(1, Ordering::Relaxed);
         if self.ttl.is_zero() {
             return;
         }
@@ -62,20 +101,30 @@ impl TokenCache {
         if self.generation.load(Ordering::Acquire) != generation {
             return;
         }
-        if entries.len() >= TOKEN_CACHE_LIMIT {
-            entries.retain(|_, (at, _)| at.elapsed() < self.ttl);
-            if entries.len() >= TOKEN_CACHE_LIMIT {
-                entries.clear();
+        let now = Instant::now();
+        match token {
+            Some(token) => {
+                make_room(&mut entries.known, self.ttl, |(at, _)| *at);
+                entries.known.insert(hash, (now, token));
+            }
+            None => {
+                make_room(&mut entries.unknown, self.ttl, |at| *at);
+                entries.unknown.insert(hash, now);
             }
         }
-        entries.insert(hash, (Instant::now(), token));
     }
 
-    /// Forgets every token: called when one is revoked.
+    /// Forgets everything: called when a token is created or revoked.
     pub fn clear(&self) {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         self.generation.fetch_add(1, Ordering::AcqRel);
-        entries.clear();
+        entries.known.clear();
+        entries.unknown.clear();
+    }
+
+    /// How many lookups were made since the cache was (each one query).
+    pub fn lookups(&self) -> u64 {
+        self.lookups.load(Ordering::Relaxed)
     }
 }
 
@@ -96,36 +145,74 @@ mod tests {
         }
     }
 
+    fn miss(cache: &TokenCache, hash: &[u8]) -> u64 {
+        match cache.get(hash) {
+            Cached::Miss(generation) => generation,
+            _ => panic!("expected a miss"),
+        }
+    }
+
+    fn known(cache: &TokenCache, hash: &[u8]) -> Option<String> {
+        match cache.get(hash) {
+            Cached::Known(token) => Some(token.name),
+            _ => None,
+        }
+    }
+
     #[test]
     fn the_token_cache_keeps_a_token_for_its_ttl() {
         let cache = TokenCache::new(Duration::from_millis(50));
-        let generation = cache.get(b"h").unwrap_err();
-        cache.put(b"h".to_vec(), token("ci"), generation);
-        assert_eq!(cache.get(b"h").unwrap().name, "ci");
-        assert!(cache.get(b"other").is_err());
+        let generation = miss(&cache, b"h");
+        cache.put(b"h".to_vec(), Some(token("ci")), generation);
+        assert_eq!(known(&cache, b"h").as_deref(), Some("ci"));
+        miss(&cache, b"other");
         std::thread::sleep(Duration::from_millis(60));
-        assert!(cache.get(b"h").is_err(), "expired");
+        miss(&cache, b"h");
+        assert_eq!(cache.lookups(), 1);
+    }
+
+    #[test]
+    fn an_unknown_secret_is_remembered_until_a_token_is_created() {
+        let cache = TokenCache::new(Duration::from_secs(60));
+        let generation = miss(&cache, b"made-up");
+        cache.put(b"made-up".to_vec(), None, generation);
+        assert!(matches!(cache.get(b"made-up"), Cached::Unknown));
+        assert_eq!(cache.lookups(), 1, "a made-up secret sent again costs no lookup");
+        cache.clear();
+        miss(&cache, b"made-up");
+    }
+
+    #[test]
+    fn made_up_secrets_do_not_push_out_real_tokens() {
+        let cache = TokenCache::new(Duration::from_secs(60));
+        cache.put(b"real".to_vec(), Some(token("ci")), 0);
+        for i in 0..(TOKEN_CACHE_LIMIT as u32 + 10) {
+            cache.put(i.to_be_bytes().to_vec(), None, 0);
+        }
+        assert_eq!(known(&cache, b"real").as_deref(), Some("ci"));
     }
 
     #[test]
     fn a_revocation_empties_the_token_cache_and_beats_lookups_in_flight() {
         let cache = TokenCache::new(Duration::from_secs(60));
-        let generation = cache.get(b"h").unwrap_err();
-        cache.put(b"h".to_vec(), token("ci"), generation);
+        let generation = miss(&cache, b"h");
+        cache.put(b"h".to_vec(), Some(token("ci")), generation);
         // A lookup starts, a token is revoked, the lookup ends: what it read is stale.
-        let in_flight = cache.get(b"k").unwrap_err();
+        let in_flight = miss(&cache, b"k");
         cache.clear();
-        assert!(cache.get(b"h").is_err(), "cleared");
-        cache.put(b"k".to_vec(), token("late"), in_flight);
-        assert!(cache.get(b"k").is_err(), "a lookup older than the revocation is not kept");
+        miss(&cache, b"h");
+        cache.put(b"k".to_vec(), Some(token("late")), in_flight);
+        miss(&cache, b"k");
     }
 
     #[test]
     fn a_zero_ttl_caches_nothing() {
         let cache = TokenCache::new(Duration::ZERO);
-        let generation = cache.get(b"h").unwrap_err();
-        cache.put(b"h".to_vec(), token("ci"), generation);
-        assert!(cache.get(b"h").is_err());
+        let generation = miss(&cache, b"h");
+        cache.put(b"h".to_vec(), Some(token("ci")), generation);
+        cache.put(b"u".to_vec(), None, generation);
+        miss(&cache, b"h");
+        miss(&cache, b"u");
     }
 
     #[test]

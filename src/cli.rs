@@ -175,7 +175,13 @@ async fn ask(args: &CheckArgs) -> Result<Value, Failure> {
     if status != StatusCode::OK {
         let (code, detail) =
             (answer["code"].as_str().unwrap_or("no code"), answer["detail"].as_str().unwrap_or(""));
-        return Err(format!("{} answered {status} {code}: {detail}", args.url).into());
+        // Which path is at fault and why (e.g. absolute: the hook should relativise it).
+        let fields: String = (answer["errors"].as_array().into_iter().flatten())
+            .map(|e| {
+                format!("; {}: {}", e["field"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("?"))
+            })
+            .collect();
+        return Err(format!("{} answered {status} {code}: {detail}{fields}", args.url).into());
     }
     Ok(answer)
 }

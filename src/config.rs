@@ -191,6 +191,19 @@ pub struct ServeConfig {
     /// service manager, a container): a file only this user can read, never the log stream.
     #[arg(long, env = "REVIEWLOCK_ADMIN_TOKEN_FILE", default_value = "reviewlock-admin-token")]
     pub admin_token_file: std::path::PathBuf,
+    /// Most connections open at once. A new connection past it closes the one that has waited
+    /// longest for a request (never one with a request in progress), so a flood of idle
+    /// sockets cannot keep others out; with every connection busy, the new one is closed.
+    #[arg(long, env = "REVIEWLOCK_MAX_CONNECTIONS", default_value_t = 2048)]
+    pub max_connections: usize,
+    /// How long a client may take to send a request's headers, and how long a kept-alive
+    /// connection may wait for its next request; the connection is closed past it.
+    #[arg(long, env = "REVIEWLOCK_HEADER_READ_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub header_read_timeout: Duration,
+    /// How long a request's body may take to arrive once its headers did: past it, 408
+    /// `request_timeout`.
+    #[arg(long, env = "REVIEWLOCK_BODY_READ_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub body_read_timeout: Duration,
     /// Longest time a request may take before it answers 503.
     #[arg(long, env = "REVIEWLOCK_REQUEST_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
     pub request_timeout: Duration,
@@ -201,8 +214,14 @@ pub struct ServeConfig {
     /// a burst of twice the rate); `0` disables. Over it, requests answer 429 `rate_limited`.
     #[arg(long, env = "REVIEWLOCK_RATE_LIMIT", default_value = "50/100")]
     pub rate_limit: crate::rate_limit::RateLimit,
-    /// How long a token that authenticated is trusted without a lookup: a token revoked
-    /// through another replica is refused here after at most this long; 0 looks every one up.
+    /// Requests with an unknown bearer token each client address may send, per second with a
+    /// burst (`RATE/BURST`); past it, its requests whose token is not cached answer 429
+    /// `rate_limited` without a lookup; `0` disables.
+    #[arg(long, env = "REVIEWLOCK_FAILED_LOGIN_LIMIT", default_value = "5/20")]
+    pub failed_login_limit: crate::rate_limit::RateLimit,
+    /// How long a token lookup is trusted: a token revoked through another replica is refused
+    /// here after at most this long, and a secret found to name no token is refused without a
+    /// lookup for as long (a token created through this replica clears it); 0 looks every one up.
     #[arg(long, env = "REVIEWLOCK_TOKEN_CACHE_TTL", default_value = "1s", value_parser = parse_duration)]
     pub token_cache_ttl: Duration,
 }

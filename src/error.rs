@@ -25,6 +25,9 @@ pub enum Error {
     InvalidFields(Vec<FieldError>),
     #[error("the request body is larger than {0} bytes")]
     PayloadTooLarge(usize),
+    /// The body did not arrive within the body read timeout.
+    #[error("the request body did not arrive in time; send a request's body as soon as its headers")]
+    RequestTimeout,
     #[error("the request body must be application/json")]
     UnsupportedMediaType,
     /// A refusal with a stable code: the protocol's rules, or a conflict like `artifact_exists`.
@@ -35,6 +38,9 @@ pub enum Error {
     /// This token sent more requests than its rate limit allows.
     #[error("this token sent too many requests; retry after {retry_after_secs} s")]
     RateLimited { retry_after_secs: u64 },
+    /// This client address sent too many requests whose token was unknown.
+    #[error("this address sent too many requests with unknown tokens; retry after {retry_after_secs} s")]
+    TooManyFailedLogins { retry_after_secs: u64 },
     /// A request with the same `Idempotency-Key` is running now.
     #[error(
         "a request with this Idempotency-Key is in progress; retry it after Retry-After seconds to get its response"
@@ -75,10 +81,11 @@ impl Error {
             Error::Malformed(_) => Code::MalformedRequest,
             Error::InvalidFields(_) => Code::InvalidField,
             Error::PayloadTooLarge(_) => Code::PayloadTooLarge,
+            Error::RequestTimeout => Code::RequestTimeout,
             Error::UnsupportedMediaType => Code::UnsupportedMediaType,
             Error::Refused { code, .. } => *code,
             Error::Unavailable => Code::Unavailable,
-            Error::RateLimited { .. } => Code::RateLimited,
+            Error::RateLimited { .. } | Error::TooManyFailedLogins { .. } => Code::RateLimited,
             Error::IdempotencyKeyInFlight => Code::IdempotencyKeyInFlight,
             Error::Internal(_) => Code::Internal,
         }

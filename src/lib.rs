@@ -43,13 +43,20 @@ pub struct AppState {
     /// SHA-256 of `REVIEWLOCK_ADMIN_TOKEN`, when set.
     pub admin_token_hash: Option<Arc<Vec<u8>>>,
     pub request_timeout: Duration,
+    /// How long a request's body may take to arrive once its headers did (408 past it).
+    pub body_read_timeout: Duration,
     /// Wakes long polls and event streams; its listener starts with the first of them (or at
     /// [`serve`]) and holds one connection of the pool.
     pub feed: store::listener::Feed,
     /// Per-token request buckets (`REVIEWLOCK_RATE_LIMIT`); disabled by [`AppState::new`].
     pub rate_limiter: rate_limit::RateLimiter,
-    /// Tokens that authenticated lately (`REVIEWLOCK_TOKEN_CACHE_TTL`).
+    /// Requests with unknown tokens per client address (`REVIEWLOCK_FAILED_LOGIN_LIMIT`);
+    /// disabled by [`AppState::new`].
+    pub failed_logins: rate_limit::RateLimiter,
+    /// Tokens looked up lately, and secrets found to name none (`REVIEWLOCK_TOKEN_CACHE_TTL`).
     pub tokens: Arc<auth::TokenCache>,
+    /// Artifacts' globs, compiled once each for the path checks.
+    pub coverage: Arc<app::globs::Coverage>,
 }
 
 impl AppState {
@@ -60,9 +67,12 @@ impl AppState {
             pool,
             admin_token_hash: None,
             request_timeout: Duration::from_secs(30),
+            body_read_timeout: Duration::from_secs(10),
             feed,
             rate_limiter: rate_limit::RateLimiter::disabled(),
+            failed_logins: rate_limit::RateLimiter::disabled(),
             tokens: Arc::new(auth::TokenCache::new(Duration::from_secs(1))),
+            coverage: Arc::default(),
         }
     }
 }
@@ -124,19 +134,31 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         pool: pool.clone(),
         admin_token_hash: admin_token.map(|t| Arc::new(auth::hash_secret(t))),
         request_timeout: config.request_timeout,
+        body_read_timeout: config.body_read_timeout,
         feed: store::listener::Feed::new(pool),
         rate_limiter: rate_limit::RateLimiter::new(config.rate_limit),
+        failed_logins: rate_limit::RateLimiter::new(config.failed_login_limit),
         tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
+        coverage: Arc::default(),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(crate::metrics::upkeep());
     // The one LISTEN of this process, before the first request.
     state.feed.start();
     let feed = state.feed.clone();
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let listener = tokio::net::TcpListener::bind(&config.listen).await.map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                "; another process listens there: stop it or set REVIEWLOCK_LISTEN"
+            }
+            _ => "; check REVIEWLOCK_LISTEN",
+        };
+        format!("cannot listen on {}: {e}{hint}", config.listen)
+    })?;
     tracing::info!(listen = %listener.local_addr()?, "reviewlock serving");
+    let limits = connection_limits(&config);
     let stopping = Arc::new(tokio::sync::Notify::new());
-    let server = axum::serve(listener, app(state)).with_graceful_shutdown({
+    let server = http::connections::serve(listener, app(state), limits, {
         let stopping = stopping.clone();
         async move {
             shutdown_signal().await;
@@ -147,12 +169,29 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         }
     });
     tokio::select! {
-        result = server => result?,
+        () = server => {}
         () = async { stopping.notified().await; tokio::time::sleep(config.shutdown_timeout).await } => {
             tracing::warn!("drain timeout reached; exiting with requests still in flight");
         }
     }
     Ok(())
+}
+
+/// The connection limits, with the limit on open files raised to fit them; when it cannot be,
+/// fewer connections, leaving room for the database pool and the rest of the process.
+fn connection_limits(config: &ServeConfig) -> http::connections::Limits {
+    let reserve = config.pool.db_max_connections as usize + 64;
+    let wanted = config.max_connections.saturating_add(reserve);
+    let allowed = http::connections::raise_open_files_limit(wanted as u64);
+    let max_connections = config.max_connections.min((allowed as usize).saturating_sub(reserve)).max(1);
+    if max_connections < config.max_connections {
+        tracing::warn!(
+            open_files_limit = allowed,
+            max_connections,
+            "the limit on open files allows fewer connections than REVIEWLOCK_MAX_CONNECTIONS; raise it (ulimit -n)"
+        );
+    }
+    http::connections::Limits { max_connections, header_read_timeout: config.header_read_timeout }
 }
 
 /// With no admin token configured and no token in the database, creates one, so a newcomer can

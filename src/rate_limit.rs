@@ -1,10 +1,12 @@
-//! Per-token rate limiting: one in-process token bucket per authenticated token.
+//! Rate limiting: in-process token buckets, one per authenticated token (its requests), and one
+//! per client address (its requests with unknown tokens).
 //!
 //! A bucket holds up to `burst` requests and refills at `per_second`; a request finding it
-//! empty is 429 `rate_limited` with `Retry-After`. Buckets are keyed by the token's hash and made
-//! only after the token authenticated, so a client sending made-up tokens creates none. A bucket
-//! that has refilled is the same as no bucket, so idle buckets are dropped, which keeps memory
-//! bounded by the tokens active in the last few seconds. Each replica counts on its own.
+//! empty is 429 `rate_limited` with `Retry-After`. Per-token buckets are keyed by the token's
+//! hash and made only after the token authenticated, so a client sending made-up tokens creates
+//! none; those are counted by address instead (`http::admission`). A bucket that has refilled is
+//! the same as no bucket, so idle buckets are dropped, which keeps memory bounded by the keys
+//! active in the last few seconds. Each replica counts on its own.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -112,7 +114,17 @@ impl RateLimiter {
         self.check_at(key, Instant::now())
     }
 
+    /// As [`RateLimiter::check`], without taking the request: whether `key`'s bucket is empty.
+    /// For a limit on failures, which are counted only once they happened.
+    pub fn exhausted(&self, key: &[u8]) -> Result<(), u64> {
+        self.bucket_at(key, Instant::now(), false)
+    }
+
     fn check_at(&self, key: &[u8], now: Instant) -> Result<(), u64> {
+        self.bucket_at(key, now, true)
+    }
+
+    fn bucket_at(&self, key: &[u8], now: Instant, take: bool) -> Result<(), u64> {
         if self.limit.is_disabled() {
             return Ok(());
         }
@@ -131,7 +143,9 @@ impl RateLimiter {
         bucket.tokens = refilled.min(burst);
         bucket.at = now;
         if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
+            if take {
+                bucket.tokens -= 1.0;
+            }
             Ok(())
         } else {
             let wait = (1.0 - bucket.tokens) / per_second;
@@ -174,6 +188,16 @@ mod tests {
         // One request per second comes back.
         assert_eq!(limiter.check_at(b"a", t0 + Duration::from_millis(1000)), Ok(()));
         assert_eq!(limiter.check_at(b"a", t0 + Duration::from_millis(1000)), Err(1));
+    }
+
+    #[test]
+    fn an_exhausted_bucket_is_seen_without_taking_from_it() {
+        let limiter = RateLimiter::new(RateLimit::new(1.0, 1));
+        let t0 = Instant::now();
+        assert_eq!(limiter.bucket_at(b"a", t0, false), Ok(()));
+        assert_eq!(limiter.bucket_at(b"a", t0, false), Ok(()), "looking takes nothing");
+        assert_eq!(limiter.check_at(b"a", t0), Ok(()));
+        assert_eq!(limiter.bucket_at(b"a", t0, false), Err(1));
     }
 
     #[test]

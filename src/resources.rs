@@ -26,8 +26,13 @@ pub struct ArtifactInput {
     /// Free label such as `module`, `config`, `pr`.
     #[schema(max_length = 64, example = "module")]
     pub kind: Option<String>,
-    /// Glob patterns of the files the artifact covers (`*` stops at `/`, `**` crosses it),
-    /// matched by the checks.
+    /// Glob patterns of the files the artifact covers, matched by the checks: repository-relative
+    /// with `/` separators; `*` stops at `/`, `**` crosses it. Stored normalised (R15): `./`,
+    /// repeated `/` and `..` inside the tree are removed (`./src//x/../web/**` is `src/web/**`).
+    /// Refused with 422 `invalid_field` naming the glob (`paths[3]`): an absolute glob, a `..`
+    /// leaving the repository or following a wildcard, a backslash (write `[*]` for a literal
+    /// `*`), a control character, an invalid glob. At most 64 globs of at most 200 bytes each,
+    /// 4096 bytes in all.
     #[schema(max_items = 64, example = json!(["src/auth/**"]))]
     pub paths: Option<Vec<String>>,
     /// The agent writing version 1.
@@ -126,7 +131,13 @@ pub struct CheckInput {
     /// An artifact key: would a version authored by the agent be accepted now?
     #[schema(example = "auth")]
     pub artifact: Option<String>,
-    /// File paths, matched against the `paths` globs of the artifacts the agent is locked out of.
+    /// File paths, repository-relative with `/` separators, matched against the `paths` globs of
+    /// the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
+    /// for an agent that may not author, every artifact (`not_an_author`). A file no artifact
+    /// covers is allowed. Normalised first (R15): `./src//web/x/../a.rs` is `src/web/a.rs`. A
+    /// path that cannot be placed in the repository (absolute, a `..` leaving it, a backslash, a
+    /// control character) is refused with 422 `invalid_field` naming it (`paths[1]`): send it
+    /// relative to the repository root. At most 256 paths of at most 1000 bytes each.
     #[schema(max_items = 256, example = json!(["src/auth/login.rs"]))]
     pub paths: Option<Vec<String>>,
 }
@@ -136,7 +147,8 @@ pub struct Denial {
     /// The artifact refused, or null when the agent itself may not write.
     #[schema(required = true, example = "auth")]
     pub artifact: Option<String>,
-    /// The code the write would be refused with.
+    /// Why: for a path, `agent_locked_out` or `not_an_author`; for the agent, `invalid_agent`;
+    /// for an artifact, the code `POST …/versions` would answer.
     #[schema(value_type = Code)]
     pub code: String,
     #[schema(example = "runtime-eng is locked out of 'auth' (rejected version 1)")]

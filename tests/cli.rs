@@ -73,8 +73,8 @@ async fn migrate_creates_and_migrates_a_database(pool: PgPool) {
     assert_eq!(applied, reviewlock::MIGRATOR.iter().count() as i64);
     migrated.close().await;
     let name = url.rsplit_once('/').unwrap().1;
-    let server = PgPool::connect(&server_url()).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&server).await.unwrap();
+    let admin = PgPool::connect(&server_url()).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&admin).await.unwrap();
 }
 
 #[sqlx::test]
@@ -100,6 +100,17 @@ async fn check_exits_0_when_allowed_and_1_with_the_denials(pool: PgPool) {
     assert_eq!(denied.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&denied.stderr);
     assert!(stderr.starts_with("denied (agent_locked_out) by artifact 'auth': "), "{stderr}");
+
+    // However a hook spells the file (R15).
+    for spelling in ["./src/auth/login.rs", "src//auth/login.rs", "src/x/../auth/login.rs"] {
+        let denied = reviewlock(&["check", "--team", "acme", "--agent", "a", spelling], &env);
+        assert_eq!(denied.status.code(), Some(1), "{spelling}");
+    }
+    // A path outside the repository is not a question it can answer: relativise it.
+    let outside = reviewlock(&["check", "--team", "acme", "--agent", "a", "/abs/src/auth/login.rs"], &env);
+    assert_eq!(outside.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&outside.stderr);
+    assert!(stderr.contains("invalid_field") && stderr.contains("absolute"), "{stderr}");
 
     let allowed = reviewlock(&["check", "--team", "acme", "--agent", "b", "src/auth/login.rs"], &env);
     assert_eq!(allowed.status.code(), Some(0), "{}", String::from_utf8_lossy(&allowed.stderr));
@@ -228,16 +239,26 @@ async fn bad_settings_name_the_setting(pool: PgPool) {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains(&format!("127.0.0.1:{port}")) && stderr.contains("'reviewlock'"), "{stderr}");
     assert!(stderr.contains("is Postgres running") && !stderr.contains("hunter2"), "{stderr}");
+    // A busy port is named; a host name is resolved.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let busy = taken.local_addr().unwrap().to_string();
+    let out = reviewlock(&["serve"], &[("DATABASE_URL", &database_url(&pool)), ("REVIEWLOCK_LISTEN", &busy)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("cannot listen on {busy}")), "{stderr}");
+    let mut server = Serve::new(&database_url(&pool), ADMIN).host("localhost").start().await;
+    assert!(server.alive(), "serving on localhost");
     // Pool settings are the server's: a command that takes none refuses them.
     let out = reviewlock(&["migrate", "--db-max-connections", "3"], &[]);
     assert_eq!(out.status.code(), Some(2));
     // A database created because of a typo is announced, with its name.
-    let url = format!("{}_typo", database_url(&pool));
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let (server, _) = server_url().rsplit_once('/').map(|(s, d)| (s.to_owned(), d.to_owned())).unwrap();
+    let url = format!("{server}/rl_typo_{stamp}");
     let out = reviewlock(&["migrate"], &[("DATABASE_URL", &url), ("REVIEWLOCK_LOG_FORMAT", "json")]);
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     let name = url.rsplit_once('/').unwrap().1;
     assert!(stderr.lines().any(|l| l.contains("WARN") && l.contains(name)), "{stderr}");
-    let server = PgPool::connect(&server_url()).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&server).await.unwrap();
+    let admin = PgPool::connect(&server_url()).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!("drop database \"{name}\""))).execute(&admin).await.unwrap();
 }

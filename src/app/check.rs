@@ -1,18 +1,25 @@
 //! The question a hook asks before a write: may this agent write this artifact, or these files?
 
 use crate::app::actor::{Actor, Scope, team_not_found};
-use crate::app::globs;
+use crate::app::globs::{self, Coverage};
 use crate::domain::TeamId;
-use crate::domain::{self, Code, Credits};
+use crate::domain::{self, Credits, Refusal};
 use crate::error::{Error, Result};
 use crate::resources::{CheckInput, CheckResult, Denial};
 use crate::store::Db;
 use crate::store::artifacts as store;
 
 /// May the agent write? For an artifact: would a version it authors be accepted now (R5, R6,
-/// R11)? For file paths: is it locked out of an artifact whose globs match one (R6)? Answered
-/// from one statement.
-pub async fn check(pool: &Db, actor: &Actor, team: &TeamId, input: CheckInput) -> Result<CheckResult> {
+/// R11)? For file paths (normalised, R15): does one belong to an artifact it may not write,
+/// one it is locked out of (R6) or, for an agent that may not author, any artifact? Answered
+/// from one statement; the globs are compiled once per artifact (`coverage`).
+pub async fn check(
+    pool: &Db,
+    coverage: &Coverage,
+    actor: &Actor,
+    team: &TeamId,
+    input: CheckInput,
+) -> Result<CheckResult> {
     match actor.scope {
         // An agent's token asks only about itself.
         Scope::Agent => actor.require_actor(team, &input.agent)?,
@@ -21,18 +28,24 @@ pub async fn check(pool: &Db, actor: &Actor, team: &TeamId, input: CheckInput) -
     if input.artifact.is_none() && input.paths.is_none() {
         return Err(Error::invalid("artifact", "name an artifact, file paths, or both"));
     }
-    let paths = input.paths.as_deref().unwrap_or_default();
+    let paths = globs::files("paths", input.paths.as_deref().unwrap_or_default())?;
     // The team first, whatever is asked: a path check of a team that does not exist is 404,
     // not `allowed` (the admin token reaches every team id).
     let snapshot = pool
         .read(async |conn| store::load_check(conn, team, input.artifact.as_deref(), &input.agent).await)
         .await?
         .ok_or_else(|| team_not_found(team))?;
-    // An agent that may not author at all is refused whatever it would write.
-    if let Err(refusal) = domain::decide_author(snapshot.roster.get(&input.agent), &input.agent) {
+    // An agent that is not an active member of the team is refused whatever it would write.
+    let Some(agent) = snapshot.roster.get(&input.agent).filter(|a| a.active) else {
+        let refusal = domain::decide_author(None, &input.agent).unwrap_err();
         let denial = Denial { artifact: None, code: refusal.code.as_str().into(), detail: refusal.detail };
         return Ok(CheckResult { allowed: false, denials: vec![denial] });
-    }
+    };
+    let denial = |artifact: &str, refusal: Refusal| Denial {
+        artifact: Some(artifact.to_owned()),
+        code: refusal.code.as_str().into(),
+        detail: refusal.detail,
+    };
     let mut denials = Vec::new();
     if let Some(key) = &input.artifact {
         let (roster, policy) = (&snapshot.roster, snapshot.policy);
@@ -42,27 +55,15 @@ pub async fn check(pool: &Db, actor: &Actor, team: &TeamId, input: CheckInput) -
             None => domain::decide_first_version(roster, Credits { author: &input.agent, contributors: &[] })
                 .err(),
         };
-        denials.extend(refusal.map(|r| Denial {
-            artifact: Some(key.clone()),
-            code: r.code.as_str().into(),
-            detail: r.detail,
-        }));
+        denials.extend(refusal.map(|r| denial(key, r)));
     }
-    for locked in &snapshot.locked_paths {
-        let matched = locked
-            .paths
-            .iter()
-            .filter_map(|g| globs::matcher(g))
-            .find_map(|g| paths.iter().find(|p| g.is_match(p)));
-        if let Some(path) = matched {
-            denials.push(Denial {
-                artifact: Some(locked.artifact.clone()),
-                code: Code::AgentLockedOut.as_str().into(),
-                detail: format!(
-                    "'{path}' belongs to artifact '{}', which agent '{}' is locked out of until a revision is approved",
-                    locked.artifact, input.agent
-                ),
-            });
+    if !paths.is_empty() {
+        let candidates: Vec<_> = paths.iter().map(|p| (p, globs::candidate(p))).collect();
+        for locked in &snapshot.locked_paths {
+            let set = coverage.set(locked.id, &locked.paths);
+            if let Some((path, _)) = candidates.iter().find(|(_, c)| set.is_match_candidate(c)) {
+                denials.push(denial(&locked.artifact, domain::covered_file(agent, &locked.artifact, path)));
+            }
         }
     }
     Ok(CheckResult { allowed: denials.is_empty(), denials })

@@ -4,6 +4,7 @@ use serde_json::json;
 
 use crate::app::actor::{Actor, team_not_found};
 use crate::app::artifact::{LOCKED_OUT_CREDIT, contributor_rows, locked_out_credit};
+use crate::app::globs;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::app::views;
 use crate::domain::TeamId;
@@ -23,7 +24,9 @@ pub async fn create(
     input: ArtifactInput,
 ) -> Result<Outcome<ArtifactStatus>> {
     let contributors = input.contributors.clone().unwrap_or_default();
+    // Who may, before anything costs: the globs are compiled only for a request that may create.
     actor.require_credits(team, &input.author, contributors.iter().map(|c| c.agent.as_str()))?;
+    let paths = globs::patterns("paths", input.paths.as_deref().unwrap_or_default())?;
     unit::run(pool, actor, pre, Some(team), async |w| {
         let tx = &mut w.tx;
         // The roster holds still until the commit (see `store::artifacts::lock`).
@@ -35,7 +38,6 @@ pub async fn create(
             &now.roster,
             Credits { author: &input.author, contributors: &contributors },
         )?;
-        let paths = input.paths.clone().unwrap_or_default();
         let new = NewArtifact {
             key: &input.key,
             title: &input.title,

@@ -142,11 +142,8 @@ pub async fn lockouts(
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<Vec<Lockout>>> {
     team_list(pool, actor, team, held, async |conn| {
-        if let Some(key) = artifact
-            && !store::exists(conn, team, key).await?
-        {
-            return Err(artifact_not_found(key));
-        }
+        // Filters select: an agent or artifact that does not exist has no lockouts, as an
+        // agent that has none, and as the artifacts list answers for its `agent` filter.
         let rows = store::active_lockouts(conn, team, artifact, agent).await?;
         Ok(rows.into_iter().map(views::lockout).collect())
     })

@@ -15,6 +15,8 @@ words! {
         DuplicateReview = "duplicate_review",
         LockedOutAgentNamed = "locked_out_agent_named",
         InvalidAgent = "invalid_agent",
+        /// A path check: the file belongs to an artifact and the agent may not author.
+        NotAnAuthor = "not_an_author",
         AgentLockedOut = "agent_locked_out",
         ExpertiseMismatch = "expertise_mismatch",
         InvalidState = "invalid_state",
@@ -41,6 +43,8 @@ words! {
         MalformedRequest = "malformed_request",
         MethodNotAllowed = "method_not_allowed",
         PayloadTooLarge = "payload_too_large",
+        /// The request's body did not arrive within the body read timeout.
+        RequestTimeout = "request_timeout",
         UnsupportedMediaType = "unsupported_media_type",
         RateLimited = "rate_limited",
         Unavailable = "unavailable",

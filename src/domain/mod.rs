@@ -6,6 +6,7 @@
 
 mod codes;
 mod ids;
+mod paths;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -18,6 +19,7 @@ use utoipa::ToSchema;
 
 pub use codes::Code;
 pub use ids::*;
+pub use paths::*;
 pub use rules::*;
 pub use words::*;
 

@@ -93,7 +93,7 @@ pub fn decide_version(
             )),
         },
         State::Approved => next(VersionKind::NewCycle, artifact.cycle + 1),
-        State::Deadlocked => Err(deadlocked()),
+        State::Deadlocked => Err(deadlocked(artifact)),
         State::Abandoned => Err(abandoned()),
     }
 }
@@ -308,7 +308,7 @@ fn decide_rejection(
 pub fn decide_assignment(artifact: &Artifact, roster: &Roster, policy: Policy, agent: &str) -> Decision<()> {
     match artifact.state {
         State::ChangesRequested => {}
-        State::Deadlocked => return Err(deadlocked()),
+        State::Deadlocked => return Err(deadlocked(artifact)),
         state => {
             return Err(Refusal::new(
                 Code::InvalidState,
@@ -428,6 +428,30 @@ pub fn decide_author(agent: Option<&Agent>, id: &str) -> Decision<()> {
     if agent.is_some_and(|a| a.active && a.can_author) { Ok(()) } else { Err(invalid_agent(id)) }
 }
 
+/// R6, R15: why an active agent may not write `path`, a file that `artifact`'s globs cover and
+/// that a check found it may not write: it may not author at all (a reviewer or tester may write
+/// files no artifact covers, but a covered file is a version of that artifact), or it is locked
+/// out of that artifact.
+pub fn covered_file(agent: &Agent, artifact: &str, path: &str) -> Refusal {
+    if agent.can_author {
+        Refusal::new(
+            Code::AgentLockedOut,
+            format!(
+                "'{path}' belongs to artifact '{artifact}', which agent '{}' is locked out of until a revision is approved",
+                agent.id
+            ),
+        )
+    } else {
+        Refusal::new(
+            Code::NotAnAuthor,
+            format!(
+                "'{path}' belongs to artifact '{artifact}', and agent '{}' may not author (can_author is false)",
+                agent.id
+            ),
+        )
+    }
+}
+
 /// Every credited agent exists and is active, the author may author, and nobody is credited twice.
 fn check_credits(roster: &Roster, credits: Credits) -> Decision<()> {
     decide_author(roster.get(credits.author), credits.author)?;
@@ -477,10 +501,19 @@ fn locked_out(agent: &str, role: &str) -> Refusal {
     )
 }
 
-fn deadlocked() -> Refusal {
+/// R9. What was true at the rejection (nobody was left to revise) need not be now: an agent may
+/// have joined or a lockout been lifted since. What stays true is that only the user reopens it.
+fn deadlocked(artifact: &Artifact) -> Refusal {
+    let since = if artifact.lockouts.is_empty() {
+        "; its lockouts have since been lifted, but it stays deadlocked until the user resolves it"
+    } else {
+        ""
+    };
     Refusal::new(
         Code::Deadlocked,
-        "every eligible agent is locked out; the artifact is escalated to the user",
+        format!(
+            "the artifact is deadlocked: its last rejection left no agent to revise it{since}; the user resolves it by assigning an agent or abandoning it"
+        ),
     )
 }
 

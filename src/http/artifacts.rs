@@ -65,13 +65,6 @@ async fn create_artifact(
     fields.key("key", &input.key);
     fields.text("title", &input.title, MAX_NAME);
     fields.opt_text("kind", input.kind.as_deref(), MAX_TAG);
-    let paths = input.paths.as_deref().unwrap_or_default();
-    fields.labels("paths", paths, MAX_NAME);
-    for (i, p) in paths.iter().enumerate() {
-        if let Err(e) = crate::app::globs::compile(p) {
-            fields.add(format!("paths[{i}]"), format!("is not a valid glob: {}", e.kind()));
-        }
-    }
     version_fields(
         &mut fields,
         &input.author,

@@ -10,7 +10,7 @@ use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::resources::{CheckInput, CheckResult};
-use crate::validate::{Fields, MAX_NAME};
+use crate::validate::Fields;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(check))
@@ -24,7 +24,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[utoipa::path(post, path = "/v1/teams/{team}/checks", tag = "checks",
     params(("team" = String, Path, description = "team id")),
     request_body = CheckInput,
-    responses((status = 200, description = "`allowed`, and each denial with its code", body = CheckResult)))]
+    responses((status = 200, description = "`allowed`, and each denial with its code", body = CheckResult),
+              (status = 422, description = "`invalid_field`: a field has the wrong type, is unknown, or fails validation; among them a path that cannot be placed in the repository (send it relative to the root)", body = crate::http::error::Problem,
+               content_type = "application/problem+json")))]
 async fn check(
     State(state): State<AppState>,
     actor: Actor,
@@ -36,14 +38,6 @@ async fn check(
     if let Some(key) = &input.artifact {
         fields.key("artifact", key);
     }
-    let paths = input.paths.as_deref().unwrap_or_default();
-    if paths.len() > 256 {
-        fields.add("paths", "must have at most 256 items");
-    } else {
-        for (i, p) in paths.iter().enumerate() {
-            fields.text(&format!("paths[{i}]"), p, MAX_NAME * 5);
-        }
-    }
     fields.finish()?;
-    Ok(axum::Json(check::check(&state.pool, &actor, &team, input).await?))
+    Ok(axum::Json(check::check(&state.pool, &state.coverage, &actor, &team, input).await?))
 }

@@ -20,6 +20,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         Code::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
         Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        Code::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
         Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         Code::InvalidField | Code::IncompleteRejection | Code::IdempotencyKeyReused => {
             StatusCode::UNPROCESSABLE_ENTITY
@@ -35,6 +36,7 @@ pub fn status(code: Code) -> StatusCode {
         | Code::DuplicateReview
         | Code::LockedOutAgentNamed
         | Code::InvalidAgent
+        | Code::NotAnAuthor
         | Code::AgentLockedOut
         | Code::ExpertiseMismatch
         | Code::InvalidState
@@ -83,6 +85,27 @@ pub struct InternalCause(pub String);
 #[derive(Debug, Clone, Copy)]
 pub struct ProblemCode(pub Code);
 
+/// The error a bare status stands for, so that a response made without a body (by a layer,
+/// or by a route such as `/docs/*`) can still be answered as problem+json with a code.
+pub fn of_status(status: StatusCode) -> Option<Error> {
+    Some(match status {
+        StatusCode::BAD_REQUEST => Error::Malformed("the request cannot be read".into()),
+        StatusCode::UNAUTHORIZED => Error::Unauthenticated,
+        StatusCode::FORBIDDEN => Error::Forbidden("not allowed".into()),
+        StatusCode::NOT_FOUND => Error::NotFound("no such resource".into()),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            Error::refused(Code::MethodNotAllowed, "this route does not take this method")
+        }
+        StatusCode::REQUEST_TIMEOUT => Error::RequestTimeout,
+        StatusCode::PAYLOAD_TOO_LARGE => Error::PayloadTooLarge(crate::http::extract::BODY_LIMIT),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => Error::UnsupportedMediaType,
+        StatusCode::SERVICE_UNAVAILABLE => Error::Unavailable,
+        s if s.is_server_error() => Error::Internal(format!("a layer answered {s} without a body")),
+        s if s.is_client_error() => Error::Malformed(format!("refused: {s}")),
+        _ => return None,
+    })
+}
+
 /// The problem document of an error.
 pub fn problem(error: &Error) -> Problem {
     let code = error.code();
@@ -112,11 +135,15 @@ impl IntoResponse for Error {
             Error::Unauthenticated => {
                 headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
             }
-            Error::RateLimited { retry_after_secs } => {
+            Error::RateLimited { retry_after_secs } | Error::TooManyFailedLogins { retry_after_secs } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_secs));
             }
             Error::IdempotencyKeyInFlight => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(1));
+            }
+            // The rest of the body is not read: the connection cannot carry another request.
+            Error::RequestTimeout => {
+                headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
             }
             // Whatever made the database unreachable (a restart, a failover, a full pool) is
             // usually over within seconds: say when to come back rather than leave clients to

@@ -1,4 +1,4 @@
-//! Extractors whose rejections are our problem+json errors, and the bearer token's actor.
+//! Extractors whose rejections are our problem+json errors. (The actor is `admission`'s.)
 
 use axum::extract::path::ErrorKind;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
@@ -8,12 +8,8 @@ use axum::http::{Method, header};
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
 
-use crate::AppState;
-use crate::app::actor::{Actor, Scope};
-use crate::auth::hash_secret;
 use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::{Error, FieldError};
-use crate::store::tokens;
 
 /// The largest request body accepted.
 pub const BODY_LIMIT: usize = 256 * 1024;
@@ -33,13 +29,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
         if !json_type {
             return Err(Error::UnsupportedMediaType);
         }
-        let bytes = Bytes::from_request(req, state).await.map_err(|e: BytesRejection| {
-            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                Error::PayloadTooLarge(BODY_LIMIT)
-            } else {
-                Error::Malformed(e.body_text())
-            }
-        })?;
+        // `admission::admit` read the body already, within its limits.
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e: BytesRejection| Error::Malformed(e.body_text()))?;
         parse(&bytes).map(Json)
     }
 }
@@ -111,59 +104,4 @@ impl From<QueryRejection> for Error {
     fn from(e: QueryRejection) -> Self {
         Error::invalid("query", strip_position(&e.body_text()))
     }
-}
-
-/// The actor named by `Authorization: Bearer <token>`; 401 `unauthenticated` without one.
-impl FromRequestParts<AppState> for Actor {
-    type Rejection = Error;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Error> {
-        let secret = parts
-            .headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split_once(' '))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim())
-            .filter(|t| !t.is_empty())
-            .ok_or(Error::Unauthenticated)?;
-        let hash = hash_secret(secret);
-        if state.admin_token_hash.as_deref() == Some(&hash) {
-            rate_limit(state, &hash)?;
-            let token_name = "server-admin".into();
-            return Ok(Actor {
-                token_id: None,
-                token_name,
-                team: None,
-                scope: Scope::Admin,
-                agent: None,
-                key_owner: uuid::Uuid::from_slice(&hash[..16]).expect("a SHA-256 hash has 16 bytes and more"),
-            });
-        }
-        let token = match state.tokens.get(&hash) {
-            Ok(token) => token,
-            Err(generation) => {
-                let token = state.pool.read(async |conn| tokens::find_by_hash(conn, &hash).await).await?;
-                let token = token.ok_or(Error::Unauthenticated)?;
-                state.tokens.put(hash.clone(), token.clone(), generation);
-                token
-            }
-        };
-        let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
-        rate_limit(state, &hash)?;
-        Ok(Actor {
-            token_id: Some(token.id),
-            token_name: token.name,
-            team: token.team_id,
-            scope,
-            agent: token.agent_id,
-            key_owner: token.id,
-        })
-    }
-}
-
-/// Takes one request from the bucket of a token that authenticated: only then, so made-up
-/// tokens never get a bucket (they are 401 first).
-fn rate_limit(state: &AppState, hash: &[u8]) -> Result<(), Error> {
-    state.rate_limiter.check(hash).map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })
 }

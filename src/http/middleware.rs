@@ -1,8 +1,10 @@
-//! What every request passes through: a time limit, and one log line with its metrics.
+//! What every request passes through: a time limit, errors as problem+json, and one log line
+//! with its metrics.
 
 use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
+use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower_http::request_id::RequestId;
@@ -18,6 +20,26 @@ pub async fn time_limit(State(limit): State<Duration>, request: Request, next: N
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => Error::Unavailable.into_response(),
+    }
+}
+
+/// An error response made without a body (by a layer, or a route such as `/docs/*`) gets the
+/// problem+json of its status, with a code, as every other refusal.
+pub async fn problems(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let bare = response.headers().get(header::CONTENT_TYPE).is_none()
+        && axum::body::HttpBody::size_hint(response.body()).exact() == Some(0);
+    match error::of_status(response.status()).filter(|_| bare) {
+        Some(e) => {
+            let mut problem = e.into_response();
+            let (parts, _) = response.into_parts();
+            // Keep what the layer said besides its status (`Allow`, `Retry-After`).
+            for (name, value) in parts.headers.iter().filter(|(name, _)| *name != header::CONTENT_LENGTH) {
+                problem.headers_mut().entry(name).or_insert_with(|| value.clone());
+            }
+            problem
+        }
+        None => response,
     }
 }
 

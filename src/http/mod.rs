@@ -1,10 +1,12 @@
 //! HTTP: the routes (registered only through utoipa-axum, so the spec cannot drift), the
 //! middleware, and the OpenAPI document.
 
+pub mod admission;
 pub mod agents;
 pub mod artifacts;
 pub mod assignment;
 pub mod checks;
+pub mod connections;
 pub mod error;
 pub mod escalations;
 pub mod events;
@@ -19,7 +21,6 @@ pub mod teams;
 pub mod tokens;
 pub mod versions;
 
-use axum::extract::DefaultBodyLimit;
 use axum::http::HeaderName;
 
 use axum::response::IntoResponse;
@@ -62,27 +63,28 @@ pub fn openapi() -> Spec {
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The whole service: routes, `/openapi.json`, `/docs`, and the middleware every request
-/// passes through (request id, one log line, timeout, body limit, panics as 500).
+/// passes through (request id, one log line, timeout, panics as 500, errors as problem+json);
+/// a matched route's requests are then admitted (`admission`: token, then body).
 pub fn app(state: AppState) -> axum::Router {
     // The process-wide metrics recorder, installed by the first app.
     crate::metrics::handle();
     let timeout = state.request_timeout;
     let (router, spec) = routes().split_for_parts();
     router
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), admission::admit))
         .merge(SwaggerUi::new("/docs").url("/openapi.json", spec))
         .fallback(|| async { Error::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|| async {
             Error::refused(Code::MethodNotAllowed, "this route does not take this method")
         })
         .with_state(state)
-        .layer(axum::middleware::from_fn(preconditions::idempotency_key))
-        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(timeout, middleware::time_limit))
         .layer(CatchPanicLayer::custom(|_| {
             let mut response = Error::Internal(String::new()).into_response();
             response.extensions_mut().insert(InternalCause("handler panicked".into()));
             response
         }))
+        .layer(axum::middleware::from_fn(middleware::problems))
         .layer(axum::middleware::from_fn(middleware::log))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))

@@ -3,10 +3,9 @@
 //! and `If-None-Match` lets a read answer `304 Not Modified` when nothing changed. Also how a
 //! write's outcome is answered: 201, 200 or 204, or the first reply again when replayed.
 
-use axum::extract::{FromRequestParts, Request};
+use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -14,9 +13,8 @@ use sha2::{Digest, Sha256};
 use crate::app::reads::{Fetched, Tagged};
 use crate::app::unit::{Change, IdempotencyKey, Outcome, Preconditions};
 use crate::error::Error;
-use crate::http::extract::BODY_LIMIT;
 
-/// A write's `Idempotency-Key` (read by [`idempotency_key`]) and `If-Match`.
+/// A write's `Idempotency-Key` (read by [`idempotency_key`] with the body) and `If-Match`.
 impl<S: Send + Sync> FromRequestParts<S> for Preconditions {
     type Rejection = Error;
 
@@ -31,35 +29,28 @@ impl<S: Send + Sync> FromRequestParts<S> for Preconditions {
 /// The longest `Idempotency-Key` accepted.
 const MAX_KEY: usize = 255;
 
-/// Reads the `Idempotency-Key` of a write under `/v1` and fingerprints the request (method,
-/// path and body), so the write can claim the key in its transaction.
-pub async fn idempotency_key(request: Request, next: Next) -> Response {
-    let writes = matches!(*request.method(), Method::POST | Method::PUT | Method::DELETE);
-    let Some(value) = request
-        .headers()
-        .get("idempotency-key")
-        .filter(|_| writes && request.uri().path().starts_with("/v1/"))
+/// The `Idempotency-Key` of a write under `/v1`, with the fingerprint of its request (method,
+/// path and body), so the write can claim the key in its transaction; read by
+/// `admission::admit` once the body is in.
+pub fn idempotency_key(parts: &Parts, body: &[u8]) -> Result<Option<IdempotencyKey>, Error> {
+    let writes = matches!(parts.method, Method::POST | Method::PUT | Method::DELETE);
+    let Some(value) =
+        parts.headers.get("idempotency-key").filter(|_| writes && parts.uri.path().starts_with("/v1/"))
     else {
-        return next.run(request).await;
+        return Ok(None);
     };
     let key = value.to_str().unwrap_or_default().trim().trim_matches('"').to_owned();
     if key.is_empty() || key.len() > MAX_KEY || !key.chars().all(|c| c.is_ascii_graphic()) {
         let message = format!("must be 1 to {MAX_KEY} visible ASCII characters");
-        return Error::invalid("Idempotency-Key", message).into_response();
+        return Err(Error::invalid("Idempotency-Key", message));
     }
-    let (mut parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
-        Ok(bytes) => bytes,
-        Err(_) => return Error::PayloadTooLarge(BODY_LIMIT).into_response(),
-    };
     let mut hasher = Sha256::new();
     hasher.update(parts.method.as_str());
     hasher.update(b" ");
     hasher.update(parts.uri.path_and_query().map_or("", |p| p.as_str()));
     hasher.update(b"\n");
-    hasher.update(&bytes);
-    parts.extensions.insert(IdempotencyKey { key, fingerprint: hasher.finalize().to_vec() });
-    next.run(Request::from_parts(parts, axum::body::Body::from(bytes))).await
+    hasher.update(body);
+    Ok(Some(IdempotencyKey { key, fingerprint: hasher.finalize().to_vec() }))
 }
 
 /// A write's outcome as a response: 201 for what it created, 200 for what it changed, 204 for

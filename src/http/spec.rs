@@ -108,7 +108,11 @@ const REFUSALS: &[(&str, &[Code])] = &[
     ),
 ];
 
-/// What every `/v1` operation may answer.
+/// What every operation may answer, `/v1` or not: each request's body is read whole, within
+/// the body read timeout and the size limit, before its handler runs (`http::admission`).
+const ANY: &[Code] = &[Code::RequestTimeout, Code::PayloadTooLarge];
+
+/// What every `/v1` operation may answer besides.
 const EVERY: &[Code] = &[
     Code::MalformedRequest,
     Code::Unauthenticated,
@@ -121,8 +125,7 @@ const EVERY: &[Code] = &[
 ];
 
 /// What every write may answer besides.
-const WRITES: &[Code] =
-    &[Code::Conflict, Code::IdempotencyKeyInFlight, Code::IdempotencyKeyReused, Code::PayloadTooLarge];
+const WRITES: &[Code] = &[Code::Conflict, Code::IdempotencyKeyInFlight, Code::IdempotencyKeyReused];
 
 /// A sentence on when each code is answered, for the responses' descriptions.
 fn meaning(code: Code) -> &'static str {
@@ -137,6 +140,7 @@ fn meaning(code: Code) -> &'static str {
             "the rejection names a locked-out agent as `remedy.agent`: name another (R4)"
         }
         Code::InvalidAgent => "the agent is unknown, inactive or may not author",
+        Code::NotAnAuthor => "a path check: the file belongs to an artifact and the agent may not author",
         Code::AgentLockedOut => "the agent is locked out of this artifact (R5, R6)",
         Code::ExpertiseMismatch => "the agent lacks an expertise the `escalate` remedy requires (R5)",
         Code::InvalidState => "the artifact is not in a state that allows this",
@@ -162,8 +166,12 @@ fn meaning(code: Code) -> &'static str {
         Code::MalformedRequest => "the body is not JSON, or a path or query parameter cannot be read",
         Code::MethodNotAllowed => "the route does not take this method",
         Code::PayloadTooLarge => "the body is over 256 KiB",
+        Code::RequestTimeout => "the body did not arrive within the body read timeout",
         Code::UnsupportedMediaType => "the body is not sent as `application/json`",
-        Code::RateLimited => "over this token's rate limit: retry after `Retry-After` seconds",
+        Code::RateLimited => {
+            "over this token's rate limit, or this address sent too many unknown tokens: retry after \
+             `Retry-After` seconds"
+        }
         Code::Unavailable => {
             "the database is unreachable or the request timed out: retry after `Retry-After` seconds"
         }
@@ -182,6 +190,9 @@ fn example_detail(code: Code) -> &'static str {
         Code::DuplicateReview => "this reviewer already gave a verdict on this version",
         Code::LockedOutAgentNamed => "'runtime-eng' is locked out of 'auth': name a different agent",
         Code::InvalidAgent => "agent 'ghost' does not exist in team 'acme'",
+        Code::NotAnAuthor => {
+            "'src/auth/login.rs' belongs to artifact 'auth', and agent 'quality-reviewer' may not author"
+        }
         Code::AgentLockedOut => "'runtime-eng' (author) is locked out of 'auth' since version 1 was rejected",
         Code::ExpertiseMismatch => "'revision-eng' lacks the expertise the remedy requires: typescript",
         Code::InvalidState => "'auth' is approved, not changes_requested",
@@ -204,7 +215,10 @@ fn example_detail(code: Code) -> &'static str {
         Code::Forbidden => "this token's scope (read) does not allow this",
         Code::MalformedRequest => "the body is not valid JSON: expected value at line 1 column 1",
         Code::MethodNotAllowed => "this route does not take this method",
-        Code::PayloadTooLarge => "the body is over 262144 bytes",
+        Code::PayloadTooLarge => "the request body is larger than 262144 bytes",
+        Code::RequestTimeout => {
+            "the request body did not arrive in time; send a request's body as soon as its headers"
+        }
         Code::UnsupportedMediaType => "the body must be sent as application/json",
         Code::RateLimited => "over this token's rate limit; retry after Retry-After seconds",
         Code::Unavailable => "the database is unavailable; retry after Retry-After seconds",
@@ -259,12 +273,13 @@ impl Modify for Contract {
                 if open {
                     // Health checks and metrics answer without a token.
                     op.security = Some(Vec::new());
+                    document_refusals(op, ANY);
                     continue;
                 }
                 op.security = Some(vec![SecurityRequirement::new("bearer", Vec::<String>::new())]);
                 let own =
                     op.operation_id.as_deref().and_then(|id| refusals.get(id)).copied().unwrap_or_default();
-                let mut codes: Vec<Code> = EVERY.to_vec();
+                let mut codes: Vec<Code> = [ANY, EVERY].concat();
                 if write {
                     codes.extend(WRITES);
                     if op.request_body.is_some() {

@@ -69,7 +69,10 @@ async fn create_token(
     fields.text("name", &input.name, MAX_NAME);
     fields.finish()?;
     let (name, agent) = (input.name.trim(), input.agent.as_deref());
-    Ok(reply(teams::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?))
+    let outcome = teams::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?;
+    // A secret found to name no token a moment ago names this one now.
+    state.tokens.clear();
+    Ok(reply(outcome))
 }
 
 /// The team's live tokens.

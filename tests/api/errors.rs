@@ -230,8 +230,11 @@ async fn an_unreachable_database_is_503_unavailable(pool: PgPool) {
     problem(&reply, 503, "unavailable");
     assert_eq!(reply.headers["retry-after"], "2", "a 503 says when to come back");
     problem(&api.put("/v1/teams/beta", ADMIN, json!({})).await, 503, "unavailable");
-    // A team token is looked up in the database.
-    problem(&api.get("/v1/teams/alpha", &read).await, 503, "unavailable");
+    // A team token is looked up in the database, which cannot answer: the reply says so.
+    let reply = api.get("/v1/teams/alpha", &read).await;
+    problem(&reply, 503, "unavailable");
+    assert!(reply.body["detail"].as_str().unwrap().contains("token could not be checked"), "{}", reply.body);
+    assert_eq!(reply.headers["retry-after"], "2");
     let reply = api.send(Method::GET, "/readyz", None, None).await;
     problem(&reply, 503, "unavailable");
     // Liveness does not depend on the database.

@@ -1,5 +1,6 @@
 //! HTTP-level tests: each drives the whole router in-process against its own database.
 
+mod admission;
 mod agent_tokens;
 mod agents;
 mod bench_sql;
@@ -14,6 +15,7 @@ mod idempotency;
 mod limits;
 mod metrics;
 mod operations;
+mod paths;
 mod replies;
 mod rules;
 mod security;

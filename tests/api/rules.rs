@@ -932,6 +932,32 @@ async fn checks_match_paths_of_locked_out_artifacts(pool: PgPool) {
     assert_eq!(event_types(&t).await, events);
 }
 
+#[sqlx::test]
+async fn a_deadlock_whose_lockouts_were_lifted_still_waits_for_the_user(pool: PgPool) {
+    // `a` is the only author: the first rejection deadlocks `auth`.
+    let t = Team::new(pool, Value::Null, &["a"]).await;
+    t.create("auth", "a").await.expect(201, None);
+    t.reject("auth", 1, json!({ "action": "reassign" })).await.expect(201, None);
+    let lift = t.url("/artifacts/auth/lockouts/a/lift");
+    t.api.post(&lift, &t.user, json!({ "reason": "a has learnt" })).await.expect(200, None);
+    let status = t.status("auth").await;
+    assert_eq!((status["state"].as_str(), agents(&status).len()), (Some("deadlocked"), 0));
+    // Nobody is locked out any more: the answer says what is true, that the user must resolve it.
+    let reply = t.api.post(&t.url("/checks"), &t.coord, json!({ "agent": "a", "artifact": "auth" })).await;
+    let denial = &reply.expect(200, None)["denials"][0];
+    assert_eq!(denial["code"], "deadlocked");
+    let detail = denial["detail"].as_str().unwrap();
+    assert!(!detail.contains("every eligible agent is locked out"), "{detail}");
+    assert!(detail.contains("lifted") && detail.contains("the user resolves it"), "{detail}");
+    let before = Before::take(&t, "auth").await;
+    let reply = before.refused(&t, t.assign("auth", "a").await, 409, "deadlocked").await;
+    assert!(reply.body["detail"].as_str().unwrap().contains("the user resolves it"), "{}", reply.body);
+    // The user does.
+    let body = json!({ "action": "assign", "agent": "a", "reason": "a has learnt" });
+    let resolved = t.api.post(&t.url("/artifacts/auth/resolution"), &t.user, body).await;
+    assert_eq!(resolved.expect(200, None)["state"], "in_revision");
+}
+
 // Lists ---------------------------------------------------------------------------------------
 
 #[sqlx::test]
@@ -1069,7 +1095,15 @@ async fn lists_of_lockouts_filter_by_agent_and_artifact(pool: PgPool) {
     assert_eq!(reply.expect(200, None)["items"], json!([]));
     let reply = lockouts("?agent=c").await;
     assert_eq!(reply.expect(200, None)["items"], json!([]));
-    problem(&lockouts("?artifact=nothing").await, 404, "not_found");
+    // Filters select: an unknown agent and an unknown artifact answer alike, with no lockouts
+    // and the list's ETag.
+    for query in
+        ["?agent=ghost", "?artifact=nothing", "?artifact=auth&agent=ghost", "?artifact=nothing&agent=a"]
+    {
+        let reply = lockouts(query).await;
+        assert_eq!(reply.expect(200, None)["items"], json!([]), "{query}");
+        assert_eq!(reply.headers["etag"], all.headers["etag"], "{query}");
+    }
     // An approval takes the artifact's lockouts off the list.
     t.assign("billing", "c").await.expect(201, None);
     t.version("billing", json!({ "author": "c" })).await.expect(201, None);

@@ -59,6 +59,12 @@ impl Serve {
         self
     }
 
+    /// Listens on `host` (a name or an address that reaches 127.0.0.1) rather than 127.0.0.1.
+    pub fn host(self, host: &str) -> Self {
+        let port = self.port;
+        self.env("REVIEWLOCK_LISTEN", &format!("{host}:{port}"))
+    }
+
     pub fn env(mut self, name: &str, value: &str) -> Self {
         self.command.env(name, value);
         self

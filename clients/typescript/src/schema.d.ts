@@ -760,8 +760,13 @@ export interface components {
              */
             kind?: string | null;
             /**
-             * @description Glob patterns of the files the artifact covers (`*` stops at `/`, `**` crosses it),
-             *     matched by the checks.
+             * @description Glob patterns of the files the artifact covers, matched by the checks: repository-relative
+             *     with `/` separators; `*` stops at `/`, `**` crosses it. Stored normalised (R15): `./`,
+             *     repeated `/` and `..` inside the tree are removed (`./src//x/../web/**` is `src/web/**`).
+             *     Refused with 422 `invalid_field` naming the glob (`paths[3]`): an absolute glob, a `..`
+             *     leaving the repository or following a wildcard, a backslash (write `[*]` for a literal
+             *     `*`), a control character, an invalid glob. At most 64 globs of at most 200 bytes each,
+             *     4096 bytes in all.
              * @example [
              *       "src/auth/**"
              *     ]
@@ -965,7 +970,13 @@ export interface components {
              */
             artifact?: string | null;
             /**
-             * @description File paths, matched against the `paths` globs of the artifacts the agent is locked out of.
+             * @description File paths, repository-relative with `/` separators, matched against the `paths` globs of
+             *     the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
+             *     for an agent that may not author, every artifact (`not_an_author`). A file no artifact
+             *     covers is allowed. Normalised first (R15): `./src//web/x/../a.rs` is `src/web/a.rs`. A
+             *     path that cannot be placed in the repository (absolute, a `..` leaving it, a backslash, a
+             *     control character) is refused with 422 `invalid_field` naming it (`paths[1]`): send it
+             *     relative to the repository root. At most 256 paths of at most 1000 bytes each.
              * @example [
              *       "src/auth/login.rs"
              *     ]
@@ -981,7 +992,7 @@ export interface components {
          * @description A stable refusal code (PROTOCOL §4 and §5).
          * @enum {string}
          */
-        Code: "not_a_reviewer" | "self_review" | "stale_version" | "stale_ref" | "version_decided" | "duplicate_review" | "locked_out_agent_named" | "invalid_agent" | "agent_locked_out" | "expertise_mismatch" | "invalid_state" | "deadlocked" | "not_assignee" | "incomplete_rejection" | "rejecting_reviewer_excluded" | "invalid_field" | "not_found" | "artifact_exists" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "idempotency_key_in_flight" | "unauthenticated" | "forbidden" | "malformed_request" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
+        Code: "not_a_reviewer" | "self_review" | "stale_version" | "stale_ref" | "version_decided" | "duplicate_review" | "locked_out_agent_named" | "invalid_agent" | "not_an_author" | "agent_locked_out" | "expertise_mismatch" | "invalid_state" | "deadlocked" | "not_assignee" | "incomplete_rejection" | "rejecting_reviewer_excluded" | "invalid_field" | "not_found" | "artifact_exists" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "idempotency_key_in_flight" | "unauthenticated" | "forbidden" | "malformed_request" | "method_not_allowed" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
         /** @description An agent credited on a version besides its author. */
         Contributor: {
             agent: string;
@@ -1008,7 +1019,10 @@ export interface components {
              * @example auth
              */
             artifact: string | null;
-            /** @description The code the write would be refused with. */
+            /**
+             * @description Why: for a path, `agent_locked_out` or `not_an_author`; for the agent, `invalid_agent`;
+             *     for an artifact, the code `POST …/versions` would answer.
+             */
             code: components["schemas"]["Code"];
             /** @example runtime-eng is locked out of 'auth' (rejected version 1) */
             detail: string;
@@ -1776,6 +1790,32 @@ export interface operations {
                 };
                 content?: never;
             };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     metrics: {
@@ -1796,6 +1836,32 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     readyz: {
@@ -1813,6 +1879,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description `unavailable`: the database does not answer */
             503: {
@@ -1903,6 +1995,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -1916,7 +2034,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -2059,6 +2177,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -2115,7 +2246,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -2257,6 +2388,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -2270,7 +2427,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -2392,6 +2549,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -2405,7 +2588,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -2550,6 +2733,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -2606,7 +2802,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -2752,6 +2948,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -2765,7 +2987,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -2897,6 +3119,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              *     - `artifact_exists`: an artifact with this key exists
@@ -2955,7 +3190,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -3094,6 +3329,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -3107,7 +3368,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -3246,6 +3507,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              *     - `agent_locked_out`: the agent is locked out of this artifact (R5, R6)
@@ -3321,7 +3595,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -3456,6 +3730,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              *     - `invalid_state`: the artifact is not in a state that allows this
@@ -3513,7 +3800,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -3654,6 +3941,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -3723,7 +4023,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -3862,6 +4162,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              *     - `invalid_state`: the artifact is not in a state that allows this
@@ -3936,7 +4249,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4063,6 +4376,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -4076,7 +4415,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4215,6 +4554,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              *     - `agent_locked_out`: the agent is locked out of this artifact (R5, R6)
@@ -4290,7 +4642,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4414,6 +4766,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -4427,7 +4805,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4568,6 +4946,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              *     - `not_a_reviewer`: the reviewer is not an active agent with `can_review` (R1)
@@ -4649,7 +5040,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4781,6 +5172,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -4837,7 +5241,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -4979,6 +5383,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -4992,7 +5422,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -5140,6 +5570,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -5153,7 +5609,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -5282,6 +5738,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -5295,7 +5777,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -5437,6 +5919,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -5450,7 +5958,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -5570,6 +6078,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -5583,7 +6117,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -5715,6 +6249,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -5771,7 +6318,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -5899,6 +6446,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -5942,7 +6502,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -6059,6 +6619,32 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
@@ -6072,7 +6658,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -6201,6 +6787,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -6257,7 +6856,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {
@@ -6383,6 +6982,19 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
              */
@@ -6426,7 +7038,7 @@ export interface operations {
             /**
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
-             *     - `rate_limited`: over this token's rate limit: retry after `Retry-After` seconds
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
              */
             429: {
                 headers: {

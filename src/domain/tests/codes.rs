@@ -8,7 +8,7 @@ use super::*;
 // Codes
 // ---------------------------------------------------------------------------------------------
 
-const ALL_CODES: [Code; 17] = [
+const ALL_CODES: [Code; 18] = [
     Code::NotAReviewer,
     Code::SelfReview,
     Code::StaleVersion,
@@ -17,6 +17,7 @@ const ALL_CODES: [Code; 17] = [
     Code::DuplicateReview,
     Code::LockedOutAgentNamed,
     Code::InvalidAgent,
+    Code::NotAnAuthor,
     Code::AgentLockedOut,
     Code::ExpertiseMismatch,
     Code::InvalidState,
@@ -41,6 +42,7 @@ fn every_code_is_listed(code: Code) {
         | Code::DuplicateReview
         | Code::LockedOutAgentNamed
         | Code::InvalidAgent
+        | Code::NotAnAuthor
         | Code::AgentLockedOut
         | Code::ExpertiseMismatch
         | Code::InvalidState
@@ -61,6 +63,7 @@ fn every_code_is_listed(code: Code) {
         | Code::MalformedRequest
         | Code::MethodNotAllowed
         | Code::PayloadTooLarge
+        | Code::RequestTimeout
         | Code::UnsupportedMediaType
         | Code::RateLimited
         | Code::Unavailable
@@ -97,6 +100,7 @@ fn every_refusal_code_is_reachable() {
         }),
         (Code::LockedOutAgentNamed, in_review().review(reject("Q").naming("A")).map(drop).code()),
         (Code::InvalidAgent, changes_requested().assign("nobody").code()),
+        (Code::NotAnAuthor, Err(covered_file(&reviewer("Q"), "auth", "src/auth.rs").code)),
         (Code::AgentLockedOut, changes_requested().assign("A").code()),
         (Code::ExpertiseMismatch, {
             let mut w = in_review();

@@ -112,15 +112,23 @@ macro_rules! artifact_json {
     };
 }
 
-/// The active lockouts of the agent `$agent` of the team `t`, with their artifacts' paths, as JSON.
+/// The artifacts whose files the agent `$agent` of the team `t` may not write, with their paths,
+/// as JSON: those it is locked out of (R6) or, when it is an active agent that may not author,
+/// every artifact with paths. Abandoned artifacts take no more writes and are left out. Each
+/// branch runs only when chosen: the usual check reads the agent's lockouts alone.
 macro_rules! locked_paths_json {
     ($agent:literal) => {
         concat!(
-            "coalesce((select json_agg(json_build_object('artifact', p.key, 'paths', p.paths) order by p.key)
-                       from lockouts l join artifacts p on p.id = l.artifact_id
-                       where l.team_id = t.id and l.agent_id = ",
+            "case when exists (select from agents g where g.team_id = t.id and g.id = ",
             $agent,
-            " and l.cleared_at is null and p.state <> 'abandoned'), '[]')"
+            " and g.active and not g.can_author)
+             then coalesce((select json_agg(json_build_object('id', p.id, 'artifact', p.key, 'paths', p.paths) order by p.key)
+                            from artifacts p where p.team_id = t.id and p.paths <> '{}' and p.state <> 'abandoned'), '[]')
+             else coalesce((select json_agg(json_build_object('id', p.id, 'artifact', p.key, 'paths', p.paths) order by p.key)
+                            from lockouts l join artifacts p on p.id = l.artifact_id
+                            where l.team_id = t.id and l.agent_id = ",
+            $agent,
+            " and l.cleared_at is null and p.state <> 'abandoned'), '[]') end"
         )
     };
 }
@@ -231,15 +239,6 @@ pub async fn active_lockouts(
     .bind(agent)
     .fetch_all(conn)
     .await
-}
-
-/// Whether the team has an artifact with this key.
-pub async fn exists(conn: &mut PgConnection, team: &str, key: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar("select exists (select 1 from artifacts where team_id = $1 and key = $2)")
-        .bind(team)
-        .bind(key)
-        .fetch_one(conn)
-        .await
 }
 
 /// Open escalations of the team, in opening order after `after`.

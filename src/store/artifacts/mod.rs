@@ -125,7 +125,8 @@ pub struct Snapshot {
     pub roster: Roster,
     /// The artifact asked for, if it exists.
     pub artifact: Option<Loaded>,
-    /// The active lockouts of the agent asked for, with their artifacts' paths.
+    /// The artifacts whose files the agent asked for may not write, with their paths: those it
+    /// is locked out of, or every one for an agent that may not author.
     pub locked_paths: Vec<LockedPaths>,
 }
 
@@ -176,10 +177,11 @@ pub struct VersionRecord {
     pub reviews: Vec<ReviewRow>,
 }
 
-/// An artifact an agent is locked out of, with its paths: what a path check reads. An
-/// abandoned artifact takes no more writes to guard and is left out.
+/// An artifact whose files an agent may not write, with its paths: what a path check reads.
+/// An abandoned artifact takes no more writes to guard and is left out.
 #[derive(Debug, Clone, Deserialize)]
 pub struct LockedPaths {
+    pub id: i64,
     pub artifact: String,
     pub paths: Vec<String>,
 }

@@ -25,9 +25,14 @@ class ArtifactInput:
         title (str):  Example: Authentication module.
         contributors (list[Contributor] | None | Unset):
         kind (None | str | Unset): Free label such as `module`, `config`, `pr`. Example: module.
-        paths (list[str] | None | Unset): Glob patterns of the files the artifact covers (`*` stops at `/`, `**` crosses
-            it),
-            matched by the checks. Example: ['src/auth/**'].
+        paths (list[str] | None | Unset): Glob patterns of the files the artifact covers, matched by the checks:
+            repository-relative
+            with `/` separators; `*` stops at `/`, `**` crosses it. Stored normalised (R15): `./`,
+            repeated `/` and `..` inside the tree are removed (`./src//x/../web/**` is `src/web/**`).
+            Refused with 422 `invalid_field` naming the glob (`paths[3]`): an absolute glob, a `..`
+            leaving the repository or following a wildcard, a backslash (write `[*]` for a literal
+            `*`), a control character, an invalid glob. At most 64 globs of at most 200 bytes each,
+            4096 bytes in all. Example: ['src/auth/**'].
         ref (None | str | Unset): Commit SHA, URL or content hash of version 1. Example: 3f2a9c1.
         summary (None | str | Unset):  Example: Login, sessions and token refresh..
     """

@@ -18,8 +18,14 @@ class CheckInput:
         agent (str):  Example: runtime-eng.
         artifact (None | str | Unset): An artifact key: would a version authored by the agent be accepted now? Example:
             auth.
-        paths (list[str] | None | Unset): File paths, matched against the `paths` globs of the artifacts the agent is
-            locked out of. Example: ['src/auth/login.rs'].
+        paths (list[str] | None | Unset): File paths, repository-relative with `/` separators, matched against the
+            `paths` globs of
+            the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
+            for an agent that may not author, every artifact (`not_an_author`). A file no artifact
+            covers is allowed. Normalised first (R15): `./src//web/x/../a.rs` is `src/web/a.rs`. A
+            path that cannot be placed in the repository (absolute, a `..` leaving it, a backslash, a
+            control character) is refused with 422 `invalid_field` naming it (`paths[1]`): send it
+            relative to the repository root. At most 256 paths of at most 1000 bytes each. Example: ['src/auth/login.rs'].
     """
 
     agent: str

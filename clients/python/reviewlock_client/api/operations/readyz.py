@@ -24,6 +24,16 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         response_200 = cast(Any, None)
         return response_200
 
+    if response.status_code == 408:
+        response_408 = Problem.from_dict(response.json())
+
+        return response_408
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
