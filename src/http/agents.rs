@@ -1,7 +1,7 @@
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -14,7 +14,7 @@ use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, paginate};
 use crate::http::preconditions::{self, reply};
-use crate::resources::{Agent, AgentDetail, AgentKind};
+use crate::resources::{Agent, AgentDetail, AgentKind, AgentPage};
 use crate::validate::{Fields, MAX_NAME, MAX_TAG};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -44,14 +44,11 @@ pub struct AgentInput {
     pub active: Option<bool>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AgentPage {
-    pub items: Vec<Agent>,
-    /// Pass as `cursor` for the next page; null on the last one.
-    pub next_cursor: Option<String>,
-}
-
-/// Create (201) or update (200) an agent of the team.
+/// Create or update an agent of the team.
+///
+/// Creates the agent (201) or updates it (200). On update an absent field keeps its value; on
+/// create it takes the default its description gives. Retire an agent with `active: false`: it
+/// keeps its history but may no longer act.
 #[utoipa::path(put, path = "/v1/teams/{team}/agents/{agent}", tag = "agents",
     params(("team" = String, Path, description = "team id"),
            ("agent" = String, Path, description = "agent id: `[a-z0-9][a-z0-9-]{0,62}`")),
@@ -83,6 +80,8 @@ async fn put_agent(
 }
 
 /// One agent with its active lockouts.
+///
+/// The artifacts the agent may not write until a revision of each is approved (R3, R8).
 #[utoipa::path(get, path = "/v1/teams/{team}/agents/{agent}", tag = "agents",
     params(("team" = String, Path, description = "team id"), ("agent" = String, Path, description = "agent id")),
     responses((status = 200, description = "the agent", body = AgentDetail)))]
@@ -98,7 +97,10 @@ async fn get_agent(
     }))
 }
 
-/// The team's agents in id order, a page at a time.
+/// The team's agents, a page at a time.
+///
+/// In id order, retired agents included (`active: false`). Carries an `ETag`: send it back as
+/// `If-None-Match` to be answered 304 while the team is unchanged.
 #[utoipa::path(get, path = "/v1/teams/{team}/agents", tag = "agents",
     params(("team" = String, Path, description = "team id"), PageQuery),
     responses((status = 200, description = "a page of agents", body = AgentPage, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{limit, paginate};
 use crate::http::preconditions::{self, reply};
-use crate::resources::{ArtifactInput, ArtifactStatus, ArtifactSummary, Page};
+use crate::resources::{ArtifactInput, ArtifactPage, ArtifactStatus};
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -47,12 +47,13 @@ pub(crate) fn version_fields(
 }
 
 /// Create an artifact with its version 1, in review.
+///
+/// The `author` must be an active agent that may author; the key must be new to the team
+/// (`artifact_exists`).
 #[utoipa::path(post, path = "/v1/teams/{team}/artifacts", tag = "artifacts",
     params(("team" = String, Path, description = "team id")),
     request_body = ArtifactInput,
-    responses((status = 201, description = "created, in review", body = ArtifactStatus),
-              (status = 409, description = "`artifact_exists`, or a rule refusal (`invalid_agent`)", body = crate::http::error::Problem,
-               content_type = "application/problem+json")))]
+    responses((status = 201, description = "created, in review", body = ArtifactStatus)))]
 async fn create_artifact(
     State(state): State<AppState>,
     actor: Actor,
@@ -80,6 +81,7 @@ async fn create_artifact(
 #[into_params(parameter_in = Query)]
 pub struct ArtifactFilter {
     /// Only artifacts in this state.
+    #[param(value_type = Option<ArtifactState>)]
     pub state: Option<String>,
     /// Only artifacts this agent authored a version of or is locked out of.
     pub agent: Option<String>,
@@ -90,10 +92,13 @@ pub struct ArtifactFilter {
     pub limit: Option<i64>,
 }
 
-/// The team's artifacts in key order, a page at a time.
+/// The team's artifacts, a page at a time.
+///
+/// In key order, filtered by `state` and by `agent` (artifacts the agent authored a version of or is
+/// locked out of). Carries an `ETag` for `If-None-Match`.
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts", tag = "artifacts",
     params(("team" = String, Path, description = "team id"), ArtifactFilter),
-    responses((status = 200, description = "a page of artifacts", body = Page<ArtifactSummary>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
+    responses((status = 200, description = "a page of artifacts", body = ArtifactPage, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn list_artifacts(
     State(state): State<AppState>,
     actor: Actor,
@@ -115,11 +120,16 @@ async fn list_artifacts(
     let fetched = reads::list(&state.pool, &actor, &team, by, limit + 1, held).await?;
     Ok(preconditions::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |a| a.key.clone());
-        Page { items, next_cursor }
+        ArtifactPage { items, next_cursor }
     }))
 }
 
 /// The artifact's status.
+///
+/// Its state, current version with its reviews, active lockouts, assignment, pending remedy, the
+/// agents eligible to revise it and any open escalation, as one snapshot. The `ETag` changes
+/// whenever any of it would: send it as `If-None-Match` to poll cheaply (304), or as `If-Match` on
+/// a write to refuse it if the artifact changed since (412).
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}", tag = "artifacts",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key; `/` encoded as `%2F`")),
     responses((status = 200, description = "the status", body = ArtifactStatus,

@@ -19,13 +19,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(assign, release)).routes(routes!(resolve))
 }
 
-/// Assign the agent who writes the revision (R5): verified not locked out before it is spawned.
+/// Assign the agent who writes the revision.
+///
+/// Before spawning a reviser, the coordinator asks here (R5): the agent is refused when locked out
+/// of the artifact, unknown, inactive, unable to author, lacking the expertise an `escalate`
+/// remedy asks for, or excluded as the rejecting reviewer (waza). At most one assignment is active:
+/// the artifact must be `changes_requested`, and a deadlocked artifact refuses every assignment.
 #[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/assignment", tag = "assignment",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
     request_body = AssignmentInput,
-    responses((status = 201, description = "assigned; the artifact is in revision", body = ArtifactStatus),
-              (status = 409, description = "a rule refusal: `agent_locked_out`, `invalid_agent`, `expertise_mismatch`, `rejecting_reviewer_excluded`, `deadlocked`, `invalid_state`",
-               body = crate::http::error::Problem, content_type = "application/problem+json")))]
+    responses((status = 201, description = "assigned; the artifact is in revision", body = ArtifactStatus)))]
 async fn assign(
     State(state): State<AppState>,
     actor: Actor,
@@ -40,12 +43,13 @@ async fn assign(
     Ok(reply(assignment::assign(&state.pool, &actor, &pre, &team, &key, input).await?))
 }
 
-/// Release the assignment: back to `changes_requested`.
+/// Release the assignment.
+///
+/// The assignee will not write the revision after all: the artifact goes back to
+/// `changes_requested` and another agent may be assigned. Lockouts stay (R8).
 #[utoipa::path(delete, path = "/v1/teams/{team}/artifacts/{key}/assignment", tag = "assignment",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
-    responses((status = 200, description = "released", body = ArtifactStatus),
-              (status = 409, description = "`invalid_state`: no active assignment", body = crate::http::error::Problem,
-               content_type = "application/problem+json")))]
+    responses((status = 200, description = "released", body = ArtifactStatus)))]
 async fn release(
     State(state): State<AppState>,
     actor: Actor,
@@ -55,13 +59,14 @@ async fn release(
     Ok(reply(assignment::release(&state.pool, &actor, &pre, &team, &key).await?))
 }
 
-/// The user resolves a deadlock (R9): assign an agent who is not locked out, or abandon.
+/// Resolve a deadlock.
+///
+/// Only a `user` token resolves a deadlocked artifact (R9): `assign` an agent who is not locked out
+/// (e.g. one just added to the team), or `abandon` the artifact for good.
 #[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/resolution", tag = "escalations",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
     request_body = ResolutionInput,
-    responses((status = 200, description = "resolved", body = ArtifactStatus),
-              (status = 409, description = "a rule refusal: `invalid_state`, `agent_locked_out`, `invalid_agent`, `expertise_mismatch`, `rejecting_reviewer_excluded`",
-               body = crate::http::error::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "resolved", body = ArtifactStatus)))]
 async fn resolve(
     State(state): State<AppState>,
     actor: Actor,

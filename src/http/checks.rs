@@ -16,7 +16,11 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(check))
 }
 
-/// May this agent write this artifact or these files? For spawn-time and write-time hooks.
+/// May this agent write this artifact or these files?
+///
+/// For hooks: before spawning an agent on an artifact, or before a tool writes files. `allowed` is
+/// false when there is any denial; each denial names the artifact and the `code` a write would be
+/// refused with. File paths are matched against the `paths` globs of the team's artifacts.
 #[utoipa::path(post, path = "/v1/teams/{team}/checks", tag = "checks",
     params(("team" = String, Path, description = "team id")),
     request_body = CheckInput,

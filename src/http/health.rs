@@ -10,12 +10,18 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// Liveness: the process answers.
+///
+/// Answers 200 `ok` as long as the process serves requests, whatever the database's state: use it
+/// to restart a hung process, not to route traffic (that is `/readyz`).
 #[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "up")))]
 async fn healthz() -> &'static str {
     "ok"
 }
 
 /// Readiness: the database answers.
+///
+/// Answers 200 `ready` when a query reaches the database, else 503 `unavailable`: a load balancer
+/// sends requests only to replicas that are ready.
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses((status = 200, description = "the database answers"),
               (status = 503, description = "`unavailable`: the database does not answer", body = crate::http::error::Problem,

@@ -15,7 +15,7 @@ use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::preconditions::{self, reply};
-use crate::resources::{ArtifactStatus, LiftInput, Lockout, Page};
+use crate::resources::{ArtifactStatus, LiftInput, LockoutPage};
 use crate::validate::{Fields, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -32,10 +32,13 @@ pub struct LockoutFilter {
     pub artifact: Option<String>,
 }
 
-/// The team's active lockouts, by artifact and agent.
+/// The team's active lockouts.
+///
+/// By artifact and agent, filtered by `agent` or `artifact`. A lockout lasts until a revision of its
+/// artifact is approved (R8) or the user lifts it (R10).
 #[utoipa::path(get, path = "/v1/teams/{team}/lockouts", tag = "lockouts",
     params(("team" = String, Path, description = "team id"), LockoutFilter),
-    responses((status = 200, description = "the active lockouts", body = Page<Lockout>, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
+    responses((status = 200, description = "the active lockouts", body = LockoutPage, headers(("ETag" = String, description = "changes when the team changes"))), (status = 304, description = "not modified: `If-None-Match` matches the ETag")))]
 async fn lockouts(
     State(state): State<AppState>,
     actor: Actor,
@@ -46,10 +49,13 @@ async fn lockouts(
     let (agent, artifact) = (filter.agent.as_deref(), filter.artifact.as_deref());
     let held = preconditions::held(&headers);
     let fetched = reads::lockouts(&state.pool, &actor, &team, agent, artifact, held).await?;
-    Ok(preconditions::respond(fetched, |items| Page { items, next_cursor: None }))
+    Ok(preconditions::respond(fetched, |items| LockoutPage { items, next_cursor: None }))
 }
 
-/// The user lifts one agent's lockout early (R10).
+/// Lift one agent's lockout early.
+///
+/// Only a `user` token may, one agent at a time, with a mandatory `reason`; it is recorded as its own
+/// event (`lockout.lifted`). Coordinators cannot clear lockouts (R8, R10).
 #[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/lockouts/{agent}/lift", tag = "lockouts",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
            ("agent" = String, Path, description = "the locked-out agent")),

@@ -39,7 +39,10 @@ pub struct TeamInput {
     pub policy: Option<PolicyInput>,
 }
 
-/// Create (201) or update (200) a team. Only the server-wide admin token creates teams.
+/// Create or update a team.
+///
+/// Creates the team (201) or updates its display name and policy (200); an absent field keeps its
+/// value. Only a server-wide admin token creates teams; a team's admin token updates its own.
 #[utoipa::path(put, path = "/v1/teams/{team}", tag = "teams",
     params(("team" = String, Path, description = "team id: `[a-z0-9][a-z0-9-]{0,62}`")),
     request_body = TeamInput,
@@ -71,6 +74,9 @@ async fn put_team(
 }
 
 /// The team and its policy.
+///
+/// The policy's `profile` (`standard` or `waza`) and `required_approvals` decide how reviews are
+/// judged (R11).
 #[utoipa::path(get, path = "/v1/teams/{team}", tag = "teams",
     params(("team" = String, Path, description = "team id")),
     responses((status = 200, description = "the team", body = Team)))]

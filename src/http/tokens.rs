@@ -49,7 +49,11 @@ pub struct TokenList {
     pub items: Vec<Token>,
 }
 
-/// Create a team token; the secret is in the response once.
+/// Create a team token.
+///
+/// The secret is in the response once, and stored only as a hash. Scopes: `read`, `coordinator`
+/// (read and write the protocol), `admin` (also tokens and policy), `user` (read, resolve
+/// deadlocks, lift lockouts), `agent` (acts as one agent).
 #[utoipa::path(post, path = "/v1/teams/{team}/tokens", tag = "tokens",
     params(("team" = String, Path, description = "team id")),
     request_body = TokenInput,
@@ -71,7 +75,9 @@ async fn create_token(
     Ok(reply(outcome))
 }
 
-/// The team's live tokens, without secrets.
+/// The team's live tokens.
+///
+/// Their names, scopes and ids, never their secrets. Revoked tokens are not listed.
 #[utoipa::path(get, path = "/v1/teams/{team}/tokens", tag = "tokens",
     params(("team" = String, Path, description = "team id")),
     responses((status = 200, description = "the live tokens", body = TokenList)))]
@@ -84,8 +90,11 @@ async fn list_tokens(
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
-/// Revoke a token: refused at once by the replica that answers, within the token cache's TTL
-/// (`REVIEWLOCK_TOKEN_CACHE_TTL`, 1 s by default) by the others.
+/// Revoke a team token.
+///
+/// Refused at once by the replica that answers, and within the token cache's TTL
+/// (`REVIEWLOCK_TOKEN_CACHE_TTL`, 1 s by default) by the others. Open event streams of the token
+/// end.
 #[utoipa::path(delete, path = "/v1/teams/{team}/tokens/{id}", tag = "tokens",
     params(("team" = String, Path, description = "team id"), ("id" = Uuid, Path, description = "token id")),
     responses((status = 204, description = "revoked")))]
@@ -100,8 +109,10 @@ async fn revoke_token(
     Ok(reply(outcome))
 }
 
-/// Create a server-wide admin token (server-wide admin only), e.g. to replace the bootstrap
-/// token; the secret is in the response once.
+/// Create a server-wide admin token.
+///
+/// An admin token of every team (server-wide admin only), e.g. to replace the bootstrap token. The
+/// secret is in the response once.
 #[utoipa::path(post, path = "/v1/tokens", tag = "tokens",
     request_body = ServerTokenInput,
     responses((status = 201, description = "created; `token` is the secret", body = CreatedToken)))]
@@ -119,7 +130,10 @@ async fn create_server_token(
     Ok(reply(outcome))
 }
 
-/// The live server-wide tokens, the bootstrap token among them (server-wide admin only).
+/// The live server-wide tokens.
+///
+/// The bootstrap token among them; server-wide admin only. The token set by
+/// `REVIEWLOCK_ADMIN_TOKEN` is configuration, not a stored token, and is not listed.
 #[utoipa::path(get, path = "/v1/tokens", tag = "tokens",
     responses((status = 200, description = "the live server-wide tokens", body = TokenList)))]
 async fn list_server_tokens(State(state): State<AppState>, actor: Actor) -> Result<axum::Json<TokenList>> {
@@ -127,8 +141,10 @@ async fn list_server_tokens(State(state): State<AppState>, actor: Actor) -> Resu
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
-/// Revoke a server-wide token (server-wide admin only; a token may revoke itself). As for team
-/// tokens, other replicas refuse it within the token cache's TTL.
+/// Revoke a server-wide token.
+///
+/// Server-wide admin only; a token may revoke itself. As for team tokens, other replicas refuse it
+/// within the token cache's TTL.
 #[utoipa::path(delete, path = "/v1/tokens/{id}", tag = "tokens",
     params(("id" = Uuid, Path, description = "token id")),
     responses((status = 204, description = "revoked")))]

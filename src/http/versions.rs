@@ -14,7 +14,7 @@ use crate::http::artifacts::{MAX_REF, version_fields};
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::http::preconditions::reply;
-use crate::resources::{Page, ReviewInput, ReviewOutcome, Version, VersionInput};
+use crate::resources::{ReviewInput, ReviewOutcome, Version, VersionInput, VersionPage};
 use crate::validate::{Fields, MAX_TAG, MAX_TEXT};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -24,14 +24,15 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(review))
 }
 
-/// Submit the next version (R5, R6): the assignee's revision, a supersede by the author of the
-/// version under review, or a new cycle after approval.
+/// Submit the next version.
+///
+/// Accepted as the assignee's revision after a rejection (R5, R6), as a supersede of the version
+/// under review by its own author, as the start of a new cycle after approval, and never from a
+/// locked-out author or contributor. The new version is in review.
 #[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/versions", tag = "versions",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key")),
     request_body = VersionInput,
-    responses((status = 201, description = "the new version, in review", body = Version),
-              (status = 409, description = "a rule refusal: `agent_locked_out`, `not_assignee`, `rejecting_reviewer_excluded`, `invalid_agent`, `deadlocked`, `invalid_state`",
-               body = crate::http::error::Problem, content_type = "application/problem+json")))]
+    responses((status = 201, description = "the new version, in review", body = Version)))]
 async fn submit_version(
     State(state): State<AppState>,
     actor: Actor,
@@ -51,16 +52,18 @@ async fn submit_version(
     Ok(reply(versions::submit_version(&state.pool, &actor, &pre, &team, &key, input).await?))
 }
 
-/// The artifact's versions with their reviews, oldest first.
+/// The artifact's versions with their reviews, a page at a time.
+///
+/// Oldest first, every cycle included; each with its author, contributors, `ref` and reviews.
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}/versions", tag = "versions",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"), PageQuery),
-    responses((status = 200, description = "a page of versions", body = Page<Version>)))]
+    responses((status = 200, description = "a page of versions", body = VersionPage)))]
 async fn list_versions(
     State(state): State<AppState>,
     actor: Actor,
     Path((team, key)): Path<(TeamId, ArtifactKey)>,
     Query(page): Query<PageQuery>,
-) -> Result<axum::Json<Page<Version>>> {
+) -> Result<axum::Json<VersionPage>> {
     let limit = limit(page.limit)?;
     let after = match page.cursor.as_deref() {
         None => 0,
@@ -68,10 +71,12 @@ async fn list_versions(
     };
     let rows = reads::versions(&state.pool, &actor, &team, &key, after, limit + 1).await?;
     let (items, next_cursor) = paginate(rows, limit, |v| v.number.to_string());
-    Ok(axum::Json(Page { items, next_cursor }))
+    Ok(axum::Json(VersionPage { items, next_cursor }))
 }
 
 /// One version with its reviews.
+///
+/// Any version of the artifact, current or not, by its number.
 #[utoipa::path(get, path = "/v1/teams/{team}/artifacts/{key}/versions/{n}", tag = "versions",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
            ("n" = i32, Path, description = "version number")),
@@ -84,15 +89,17 @@ async fn get_version(
     Ok(axum::Json(reads::version(&state.pool, &actor, &team, &key, n).await?))
 }
 
-/// Record a verdict on a version (R1–R4, R9, R11). A rejection locks out everyone credited on
-/// the version and may deadlock the artifact.
+/// Record a verdict on a version.
+///
+/// Only the current version takes verdicts, from an active reviewer not credited on it (R1, R2). A
+/// rejection carries a `reason` and a `remedy`, locks out everyone credited on the version for the
+/// rest of the cycle (R3), and deadlocks the artifact when nobody is left who may revise it (R9);
+/// an approval with enough approvals closes the cycle and clears its lockouts (R8).
 #[utoipa::path(post, path = "/v1/teams/{team}/artifacts/{key}/versions/{n}/reviews", tag = "reviews",
     params(("team" = String, Path, description = "team id"), ("key" = String, Path, description = "artifact key"),
            ("n" = i32, Path, description = "version number")),
     request_body = ReviewInput,
-    responses((status = 201, description = "recorded; the artifact's new status", body = ReviewOutcome),
-              (status = 409, description = "a rule refusal: `not_a_reviewer`, `self_review`, `stale_version`, `stale_ref`, `version_decided`, `duplicate_review`, `locked_out_agent_named`, `invalid_agent`, `rejecting_reviewer_excluded`, `expertise_mismatch`",
-               body = crate::http::error::Problem, content_type = "application/problem+json")))]
+    responses((status = 201, description = "recorded; the artifact's new status", body = ReviewOutcome)))]
 async fn review(
     State(state): State<AppState>,
     actor: Actor,

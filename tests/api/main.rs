@@ -23,3 +23,4 @@ mod snapshot;
 mod spec;
 mod teams;
 mod tokens;
+mod typed_events;

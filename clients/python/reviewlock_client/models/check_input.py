@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="CheckInput")
+
+
+@_attrs_define
+class CheckInput:
+    """May this agent write this artifact, or these files?
+
+    Attributes:
+        agent (str):  Example: runtime-eng.
+        artifact (None | str | Unset): An artifact key: would a version authored by the agent be accepted now? Example:
+            auth.
+        paths (list[str] | None | Unset): File paths, repository-relative with `/` separators, matched against the
+            `paths` globs of
+            the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
+            for an agent that may not author, every artifact (`not_an_author`). A file no artifact
+            covers is allowed. Normalised first (R15): `./src//web/x/../a.rs` is `src/web/a.rs`. A
+            path that cannot be placed in the repository (absolute, a `..` leaving it, a backslash, a
+            control character) is refused with 422 `invalid_field` naming it (`paths[1]`): send it
+            relative to the repository root. At most 256 paths of at most 1000 bytes each. Example: ['src/auth/login.rs'].
+    """
+
+    agent: str
+    artifact: None | str | Unset = UNSET
+    paths: list[str] | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        agent = self.agent
+
+        artifact: None | str | Unset
+        if isinstance(self.artifact, Unset):
+            artifact = UNSET
+        else:
+            artifact = self.artifact
+
+        paths: list[str] | None | Unset
+        if isinstance(self.paths, Unset):
+            paths = UNSET
+        elif isinstance(self.paths, list):
+            paths = self.paths
+
+        else:
+            paths = self.paths
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "agent": agent,
+            }
+        )
+        if artifact is not UNSET:
+            field_dict["artifact"] = artifact
+        if paths is not UNSET:
+            field_dict["paths"] = paths
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        agent = d.pop("agent")
+
+        def _parse_artifact(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        artifact = _parse_artifact(d.pop("artifact", UNSET))
+
+        def _parse_paths(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                paths_type_0 = cast(list[str], data)
+
+                return paths_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        paths = _parse_paths(d.pop("paths", UNSET))
+
+        check_input = cls(
+            agent=agent,
+            artifact=artifact,
+            paths=paths,
+        )
+
+        return check_input

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.denial import Denial
+
+
+T = TypeVar("T", bound="CheckResult")
+
+
+@_attrs_define
+class CheckResult:
+    """
+    Attributes:
+        allowed (bool): True when there is no denial.
+        denials (list[Denial]):
+    """
+
+    allowed: bool
+    denials: list[Denial]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        allowed = self.allowed
+
+        denials = []
+        for denials_item_data in self.denials:
+            denials_item = denials_item_data.to_dict()
+            denials.append(denials_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "allowed": allowed,
+                "denials": denials,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.denial import Denial  # noqa: PLC0415
+
+        d = dict(src_dict)
+        allowed = d.pop("allowed")
+
+        denials = []
+        _denials = d.pop("denials")
+        for denials_item_data in _denials:
+            denials_item = Denial.from_dict(denials_item_data)
+
+            denials.append(denials_item)
+
+        check_result = cls(
+            allowed=allowed,
+            denials=denials,
+        )
+
+        check_result.additional_properties = d
+        return check_result
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.scope import Scope, check_scope
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="Token")
+
+
+@_attrs_define
+class Token:
+    """A token as listed: never its secret.
+
+    Attributes:
+        created_at (datetime.datetime):
+        id (UUID):
+        name (str):  Example: orchestrator.
+        scope (Scope): What a token may do. `read` ⊂ `coordinator` ⊂ `admin`; `user` is `read` plus resolving
+            escalations and lifting lockouts; `agent` is `read` plus acting as its one agent.
+        agent (str | Unset): The agent an `agent` token acts as; absent for other scopes.
+    """
+
+    created_at: datetime.datetime
+    id: UUID
+    name: str
+    scope: Scope
+    agent: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        created_at = self.created_at.isoformat()
+
+        id = str(self.id)
+
+        name = self.name
+
+        scope: str = self.scope
+
+        agent = self.agent
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "created_at": created_at,
+                "id": id,
+                "name": name,
+                "scope": scope,
+            }
+        )
+        if agent is not UNSET:
+            field_dict["agent"] = agent
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        id = UUID(d.pop("id"))
+
+        name = d.pop("name")
+
+        scope = check_scope(d.pop("scope"))
+
+        agent = d.pop("agent", UNSET)
+
+        token = cls(
+            created_at=created_at,
+            id=id,
+            name=name,
+            scope=scope,
+            agent=agent,
+        )
+
+        token.additional_properties = d
+        return token
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,113 @@
+//! The spec's typed events match what the service emits: every `type` the use cases write has a
+//! schema, and every event of a run through each of them reads back as its schema's type (no
+//! field unknown, missing or of another shape). Escalation details likewise.
+
+use std::collections::BTreeSet;
+
+use reviewlock::resources::EscalationDetails;
+use reviewlock::resources::events::{EVENT_TYPES, TypedEvent};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+use crate::common::ADMIN;
+use crate::examples::Team;
+
+/// Every event type written in `src/app` (`kind: "…"`, or chosen among such literals).
+fn emitted_types() -> BTreeSet<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/app");
+    let mut types = BTreeSet::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let source = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for literal in source.split('"').skip(1).step_by(2) {
+            let mut parts = literal.split('.');
+            let (Some(noun), Some(verb), None) = (parts.next(), parts.next(), parts.next()) else { continue };
+            let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+            if word(noun)
+                && word(verb)
+                && [
+                    "created",
+                    "updated",
+                    "revoked",
+                    "submitted",
+                    "approved",
+                    "rejected",
+                    "released",
+                    "resolved",
+                    "lifted",
+                ]
+                .contains(&verb)
+            {
+                types.insert(literal.to_owned());
+            }
+        }
+    }
+    types
+}
+
+#[test]
+fn every_emitted_event_type_has_a_schema() {
+    let listed: BTreeSet<String> = EVENT_TYPES.iter().map(|t| t.to_string()).collect();
+    assert_eq!(emitted_types(), listed);
+}
+
+#[sqlx::test]
+async fn every_event_reads_back_as_its_schema(pool: PgPool) {
+    // A waza team needing two approvals, so an approval can leave a version in review.
+    let t = Team::new(pool, json!({ "required_approvals": 2 }), &["a", "b", "c"]).await;
+    let api = &t.api;
+    api.put("/v1/teams/t", ADMIN, json!({ "display_name": "T" })).await.expect(200, None);
+    api.agent("t", "q2", json!({ "roles": ["tester"], "can_review": true, "can_author": false })).await;
+    api.agent("t", "c", json!({ "expertise": ["rust"] })).await;
+    let token = api.post("/v1/teams/t/tokens", ADMIN, json!({ "name": "hook", "scope": "read" })).await;
+    let id = token.expect(201, None)["id"].as_str().unwrap().to_owned();
+    api.delete(&format!("/v1/teams/t/tokens/{id}"), ADMIN).await.expect(204, None);
+
+    // Approved by two reviewers (one approval first leaves it in review), then a new cycle.
+    t.create("auth", "a").await.expect(201, None);
+    t.approve("auth", 1).await.expect(201, None);
+    t.review("auth", 1, json!({ "reviewer": "q2", "verdict": "approve" })).await.expect(201, None);
+    t.version("auth", json!({ "author": "a", "contributors": [{ "agent": "b", "role": "pair" }] }))
+        .await
+        .expect(201, None);
+    // Rejected, assigned, released, assigned again, revised; a lockout lifted by the user.
+    t.reject("auth", 2, json!({ "action": "reassign", "agent": "c" })).await.expect(201, None);
+    t.assign("auth", "c").await.expect(201, None);
+    api.delete(&t.url("/artifacts/auth/assignment"), &t.coord).await.expect(200, None);
+    t.assign("auth", "c").await.expect(201, None);
+    t.version("auth", json!({ "author": "c" })).await.expect(201, None);
+    let lift = t.url("/artifacts/auth/lockouts/a/lift");
+    api.post(&lift, &t.user, json!({ "reason": "a only paired on it" })).await.expect(200, None);
+
+    // Deadlocked by three rejections, resolved by the user with a new agent.
+    t.create("billing", "a").await.expect(201, None);
+    for (n, next) in [(1, "b"), (2, "c")] {
+        t.reject("billing", n, json!({ "action": "reassign" })).await.expect(201, None);
+        t.assign("billing", next).await.expect(201, None);
+        t.version("billing", json!({ "author": next })).await.expect(201, None);
+    }
+    let deadlocked = t.reject("billing", 3, json!({ "action": "reassign" })).await;
+    let artifact = deadlocked.expect(201, None)["artifact"].clone();
+    assert_eq!(artifact["state"], "deadlocked");
+    api.agent("t", "d", json!({})).await;
+    let resolution = json!({ "action": "assign", "agent": "d", "reason": "d joined for this" });
+    api.post(&t.url("/artifacts/billing/resolution"), &t.user, resolution).await.expect(200, None);
+
+    let page = api.get(&t.url("/events?limit=500"), &t.coord).await;
+    let events = page.expect(200, None)["items"].as_array().unwrap().clone();
+    let mut seen = BTreeSet::new();
+    for event in events {
+        let kind = event["type"].as_str().unwrap().to_owned();
+        if let Err(e) = TypedEvent::parse(event.clone()) {
+            panic!("{e}\n{event:#}");
+        }
+        seen.insert(kind);
+    }
+    let listed: BTreeSet<String> = EVENT_TYPES.iter().map(|t| t.to_string()).collect();
+    assert_eq!(seen, listed, "the run emits every event type");
+
+    // The escalation's details read back as `EscalationDetails`.
+    let value: Value = artifact["escalation"]["details"].clone();
+    let details: Result<EscalationDetails, _> = serde_json::from_value(value.clone());
+    let details = details.unwrap_or_else(|e| panic!("{e}\n{value:#}"));
+    assert_eq!(details.authors, ["a", "b", "c"]);
+}
