@@ -70,7 +70,7 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
     })
     .await?;
     match created {
-        Outcome::Done(_, created) => Ok(created.token.unwrap_or_default()),
+        Outcome::Done(_, created) => Ok(created.token),
         Outcome::Replayed { .. } => Err("a token was replayed where none was asked for".into()),
     }
 }

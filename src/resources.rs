@@ -509,10 +509,9 @@ pub struct CreatedToken {
     #[serde(flatten)]
     pub info: Token,
     /// The bearer secret. It is stored only as a hash and cannot be shown again: a replay of
-    /// the request (same `Idempotency-Key`, answered with `Idempotency-Replayed: true`) answers
-    /// null here.
-    #[schema(required = true, example = "rl_5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")]
-    pub token: Option<String>,
+    /// the request (same `Idempotency-Key`) answers 200 with the token without it.
+    #[schema(example = "rl_5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")]
+    pub token: String,
 }
 
 // How `domain::PendingRemedy` (a remedy flattened beside who asked for it) is sent, described for

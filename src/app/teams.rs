@@ -204,10 +204,9 @@ pub async fn create_token(
             json!({ "token_id": token.id, "name": token.name, "scope": token.scope, "agent": token.agent_id });
         let event = NewEvent { artifact: None, kind: "token.created", actor: None, data };
         let info = crate::resources::Token::from(token);
-        // A replay answers without the secret: it is never stored in clear.
-        let stored = CreatedToken { info: info.clone(), token: None };
-        let done = Done::new(Change::Created, CreatedToken { info, token: Some(secret) }, event);
-        Ok(Done { stored: Some(stored), ..done })
+        // A replay answers the token without its secret, which is never stored in clear.
+        Done::new(Change::Created, CreatedToken { info: info.clone(), token: secret }, event)
+            .replayed_as(Change::Updated, info)
     })
     .await
 }
@@ -267,9 +266,8 @@ pub async fn create_server_token(
         let token = tokens::insert(&mut w.tx, None, name, Scope::Admin.as_str(), None, &hash).await?;
         tracing::info!(token = %token.id, name = %token.name, by = %actor.token_name, "created a server-wide token");
         let info = crate::resources::Token::from(token);
-        let stored = CreatedToken { info: info.clone(), token: None };
-        let done = Done::server_wide(Change::Created, CreatedToken { info, token: Some(secret) });
-        Ok(Done { stored: Some(stored), ..done })
+        Done::server_wide(Change::Created, CreatedToken { info: info.clone(), token: secret })
+            .replayed_as(Change::Updated, info)
     })
     .await
 }

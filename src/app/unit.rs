@@ -74,18 +74,31 @@ pub struct Done<'e, T> {
     pub reply: T,
     /// The event it appends to its team's log; none for a server-wide write, which has no team.
     pub event: Option<NewEvent<'e>>,
-    /// What a replay answers, when not the reply itself (a secret left out).
-    pub stored: Option<T>,
+    /// What a replay answers instead of the reply, when that holds what must never be stored
+    /// (a token's secret).
+    pub replay: Option<Replay>,
+}
+
+/// A reply stored for replays in place of the one first sent.
+pub struct Replay {
+    pub change: Change,
+    pub body: serde_json::Value,
 }
 
 impl<'e, T> Done<'e, T> {
     pub fn new(change: Change, reply: T, event: NewEvent<'e>) -> Self {
-        Done { change, reply, event: Some(event), stored: None }
+        Done { change, reply, event: Some(event), replay: None }
     }
 
     /// The result of a server-wide write (one no team's log records).
     pub fn server_wide(change: Change, reply: T) -> Self {
-        Done { change, reply, event: None, stored: None }
+        Done { change, reply, event: None, replay: None }
+    }
+
+    /// Replays answer `body` with `change`'s status instead of the reply.
+    pub fn replayed_as(self, change: Change, body: impl Serialize) -> Result<Self> {
+        let body = serde_json::to_value(body).map_err(internal)?;
+        Ok(Done { replay: Some(Replay { change, body }), ..self })
     }
 }
 
@@ -137,11 +150,12 @@ pub async fn run<'e, T: Serialize>(
         }
     };
     if let Some(IdempotencyKey { key, .. }) = &pre.idempotency {
-        let body = match done.change {
-            Change::Removed => Vec::new(),
-            _ => serde_json::to_vec(done.stored.as_ref().unwrap_or(&done.reply)).map_err(internal)?,
+        let (change, body) = match &done.replay {
+            Some(Replay { change, body }) => (*change, serde_json::to_vec(body).map_err(internal)?),
+            None if done.change == Change::Removed => (done.change, Vec::new()),
+            None => (done.change, serde_json::to_vec(&done.reply).map_err(internal)?),
         };
-        idempotency::complete(&mut write.tx, actor.key_owner, key, done.change.stored(), &body).await?;
+        idempotency::complete(&mut write.tx, actor.key_owner, key, change.stored(), &body).await?;
     }
     if let (Some(team), Some(event)) = (team, done.event) {
         events::append(&mut write.tx, team, (actor.token_id, &actor.token_name), event).await?;

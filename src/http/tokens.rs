@@ -57,7 +57,8 @@ pub struct TokenList {
 #[utoipa::path(post, path = "/v1/teams/{team}/tokens", tag = "tokens",
     params(("team" = String, Path, description = "team id")),
     request_body = TokenInput,
-    responses((status = 201, description = "created; `token` is the secret", body = CreatedToken)))]
+    responses((status = 201, description = "created; `token` is the secret", body = CreatedToken),
+              (status = 200, description = "a replay of the creation (same `Idempotency-Key`): the token without its secret, which is not stored", body = Token)))]
 async fn create_token(
     State(state): State<AppState>,
     actor: Actor,
@@ -115,7 +116,8 @@ async fn revoke_token(
 /// secret is in the response once.
 #[utoipa::path(post, path = "/v1/tokens", tag = "tokens",
     request_body = ServerTokenInput,
-    responses((status = 201, description = "created; `token` is the secret", body = CreatedToken)))]
+    responses((status = 201, description = "created; `token` is the secret", body = CreatedToken),
+              (status = 200, description = "a replay of the creation (same `Idempotency-Key`): the token without its secret, which is not stored", body = Token)))]
 async fn create_server_token(
     State(state): State<AppState>,
     actor: Actor,

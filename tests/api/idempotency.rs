@@ -251,10 +251,11 @@ async fn a_token_creation_replays_without_the_secret(pool: PgPool) {
     let secret = first.expect(201, None)["token"].as_str().unwrap().to_owned();
     let before = t.api.footprint().await;
     let again = keyed(&t, Method::POST, "/tokens", ADMIN, Some(body), "tok-1").await;
-    assert_eq!(again.expect(201, None)["token"], Value::Null, "the secret is never stored");
+    // 200 and the token without its secret (a 201 `CreatedToken` always carries one).
+    assert!(again.expect(200, None).get("token").is_none(), "the secret is never stored");
     assert_eq!(again.headers["idempotency-replayed"], "true");
     let mut expected = first.body.clone();
-    expected["token"] = Value::Null;
+    expected.as_object_mut().unwrap().remove("token");
     assert_eq!(again.body, expected, "everything but the secret as first answered");
     assert_eq!(t.api.footprint().await, before, "one token, one event");
     let (_, stored_body) = stored(&t.api.pool, "tok-1").await.unwrap();

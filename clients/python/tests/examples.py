@@ -62,8 +62,7 @@ def refused(reply: object) -> Problem:
 
 
 def secret(created: CreatedToken) -> str:
-    # Null only when the answer is a replay (the secret is never stored).
-    assert created.token is not None
+    # A creation (201) carries the secret; a replay (200) answers a Token without it.
     return created.token
 
 

@@ -35,8 +35,9 @@ export interface paths {
         /**
          * Metrics, in the Prometheus text format.
          * @description Requests by route template and status, refusals by code, the protocol's counters, active
-         *     lockouts and open escalations, and the database pool. Without auth, like the health checks:
-         *     it names no team, agent or artifact.
+         *     lockouts and open escalations (read every 5 s), and the database pool. Served from memory:
+         *     a scrape never waits for the database. Without auth, like the health checks: it names no
+         *     team, agent or artifact.
          */
         get: operations["metrics"];
         put?: never;
@@ -384,7 +385,10 @@ export interface paths {
          *     served only once every event before it has committed, so a poller never skips one.
          * @description With `wait` > 0 this is a long poll: it answers as soon as an event after `after` exists,
          *     or with an empty page after `wait` seconds. Idle long polls cost the database nothing per
-         *     second: one `LISTEN` per process wakes them when their team's events commit.
+         *     second: one `LISTEN` per process wakes them when their team's events commit, and one read
+         *     per team serves all of them. A long poll whose token is revoked (while it waits, or within
+         *     the token cache's TTL on another replica) answers 401 `unauthenticated` rather than a page
+         *     holding the revocation: a revoked token reads nothing more.
          *
          *     With `wait` = 0 (the default) the page carries an `ETag` that changes with the team's last
          *     seq, and `If-None-Match` answers 304. A long poll (`wait` > 0) carries no ETag and ignores
@@ -1007,11 +1011,10 @@ export interface components {
         CreatedToken: components["schemas"]["Token"] & {
             /**
              * @description The bearer secret. It is stored only as a hash and cannot be shown again: a replay of
-             *     the request (same `Idempotency-Key`, answered with `Idempotency-Replayed: true`) answers
-             *     null here.
+             *     the request (same `Idempotency-Key`) answers 200 with the token without it.
              * @example rl_5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f
              */
-            token: string | null;
+            token: string;
         };
         Denial: {
             /**
@@ -6181,6 +6184,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description a replay of the creation (same `Idempotency-Key`): the token without its secret, which is not stored */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
             /** @description created; `token` is the secret */
             201: {
                 headers: {
@@ -6719,6 +6733,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description a replay of the creation (same `Idempotency-Key`): the token without its secret, which is not stored */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
             /** @description created; `token` is the secret */
             201: {
                 headers: {

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -24,9 +24,9 @@ class CreatedToken:
         name (str):  Example: orchestrator.
         scope (Scope): What a token may do. `read` ⊂ `coordinator` ⊂ `admin`; `user` is `read` plus resolving
             escalations and lifting lockouts; `agent` is `read` plus acting as its one agent.
-        token (None | str): The bearer secret. It is stored only as a hash and cannot be shown again: a replay of
-            the request (same `Idempotency-Key`, answered with `Idempotency-Replayed: true`) answers
-            null here. Example: rl_5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f.
+        token (str): The bearer secret. It is stored only as a hash and cannot be shown again: a replay of
+            the request (same `Idempotency-Key`) answers 200 with the token without it. Example:
+            rl_5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f.
         agent (str | Unset): The agent an `agent` token acts as; absent for other scopes.
     """
 
@@ -34,7 +34,7 @@ class CreatedToken:
     id: UUID
     name: str
     scope: Scope
-    token: None | str
+    token: str
     agent: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -47,7 +47,6 @@ class CreatedToken:
 
         scope: str = self.scope
 
-        token: None | str
         token = self.token
 
         agent = self.agent
@@ -79,12 +78,7 @@ class CreatedToken:
 
         scope = check_scope(d.pop("scope"))
 
-        def _parse_token(data: object) -> None | str:
-            if data is None:
-                return data
-            return cast(None | str, data)
-
-        token = _parse_token(d.pop("token"))
+        token = d.pop("token")
 
         agent = d.pop("agent", UNSET)
 

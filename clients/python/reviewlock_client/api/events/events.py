@@ -138,7 +138,10 @@ def sync_detailed(
 
      With `wait` > 0 this is a long poll: it answers as soon as an event after `after` exists,
     or with an empty page after `wait` seconds. Idle long polls cost the database nothing per
-    second: one `LISTEN` per process wakes them when their team's events commit.
+    second: one `LISTEN` per process wakes them when their team's events commit, and one read
+    per team serves all of them. A long poll whose token is revoked (while it waits, or within
+    the token cache's TTL on another replica) answers 401 `unauthenticated` rather than a page
+    holding the revocation: a revoked token reads nothing more.
 
     With `wait` = 0 (the default) the page carries an `ETag` that changes with the team's last
     seq, and `If-None-Match` answers 304. A long poll (`wait` > 0) carries no ETag and ignores
@@ -188,7 +191,10 @@ def sync(
 
      With `wait` > 0 this is a long poll: it answers as soon as an event after `after` exists,
     or with an empty page after `wait` seconds. Idle long polls cost the database nothing per
-    second: one `LISTEN` per process wakes them when their team's events commit.
+    second: one `LISTEN` per process wakes them when their team's events commit, and one read
+    per team serves all of them. A long poll whose token is revoked (while it waits, or within
+    the token cache's TTL on another replica) answers 401 `unauthenticated` rather than a page
+    holding the revocation: a revoked token reads nothing more.
 
     With `wait` = 0 (the default) the page carries an `ETag` that changes with the team's last
     seq, and `If-None-Match` answers 304. A long poll (`wait` > 0) carries no ETag and ignores
@@ -233,7 +239,10 @@ async def asyncio_detailed(
 
      With `wait` > 0 this is a long poll: it answers as soon as an event after `after` exists,
     or with an empty page after `wait` seconds. Idle long polls cost the database nothing per
-    second: one `LISTEN` per process wakes them when their team's events commit.
+    second: one `LISTEN` per process wakes them when their team's events commit, and one read
+    per team serves all of them. A long poll whose token is revoked (while it waits, or within
+    the token cache's TTL on another replica) answers 401 `unauthenticated` rather than a page
+    holding the revocation: a revoked token reads nothing more.
 
     With `wait` = 0 (the default) the page carries an `ETag` that changes with the team's last
     seq, and `If-None-Match` answers 304. A long poll (`wait` > 0) carries no ETag and ignores
@@ -281,7 +290,10 @@ async def asyncio(
 
      With `wait` > 0 this is a long poll: it answers as soon as an event after `after` exists,
     or with an empty page after `wait` seconds. Idle long polls cost the database nothing per
-    second: one `LISTEN` per process wakes them when their team's events commit.
+    second: one `LISTEN` per process wakes them when their team's events commit, and one read
+    per team serves all of them. A long poll whose token is revoked (while it waits, or within
+    the token cache's TTL on another replica) answers 401 `unauthenticated` rather than a page
+    holding the revocation: a revoked token reads nothing more.
 
     With `wait` = 0 (the default) the page carries an `ETag` that changes with the team's last
     seq, and `If-None-Match` answers 304. A long poll (`wait` > 0) carries no ETag and ignores

@@ -56,8 +56,9 @@ def sync_detailed(
     """Metrics, in the Prometheus text format.
 
      Requests by route template and status, refusals by code, the protocol's counters, active
-    lockouts and open escalations, and the database pool. Without auth, like the health checks:
-    it names no team, agent or artifact.
+    lockouts and open escalations (read every 5 s), and the database pool. Served from memory:
+    a scrape never waits for the database. Without auth, like the health checks: it names no
+    team, agent or artifact.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -83,8 +84,9 @@ def sync(
     """Metrics, in the Prometheus text format.
 
      Requests by route template and status, refusals by code, the protocol's counters, active
-    lockouts and open escalations, and the database pool. Without auth, like the health checks:
-    it names no team, agent or artifact.
+    lockouts and open escalations (read every 5 s), and the database pool. Served from memory:
+    a scrape never waits for the database. Without auth, like the health checks: it names no
+    team, agent or artifact.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -106,8 +108,9 @@ async def asyncio_detailed(
     """Metrics, in the Prometheus text format.
 
      Requests by route template and status, refusals by code, the protocol's counters, active
-    lockouts and open escalations, and the database pool. Without auth, like the health checks:
-    it names no team, agent or artifact.
+    lockouts and open escalations (read every 5 s), and the database pool. Served from memory:
+    a scrape never waits for the database. Without auth, like the health checks: it names no
+    team, agent or artifact.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -131,8 +134,9 @@ async def asyncio(
     """Metrics, in the Prometheus text format.
 
      Requests by route template and status, refusals by code, the protocol's counters, active
-    lockouts and open escalations, and the database pool. Without auth, like the health checks:
-    it names no team, agent or artifact.
+    lockouts and open escalations (read every 5 s), and the database pool. Served from memory:
+    a scrape never waits for the database. Without auth, like the health checks: it names no
+    team, agent or artifact.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

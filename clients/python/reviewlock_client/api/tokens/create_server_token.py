@@ -8,6 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...models.created_token import CreatedToken
 from ...models.problem import Problem
 from ...models.server_token_input import ServerTokenInput
+from ...models.token import Token
 from ...types import UNSET, Response, Unset
 
 
@@ -33,7 +34,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CreatedToken | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CreatedToken | Problem | Token | None:
+    if response.status_code == 200:
+        response_200 = Token.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 201:
         response_201 = CreatedToken.from_dict(response.json())
 
@@ -107,7 +115,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreatedToken | Problem]:
+) -> Response[CreatedToken | Problem | Token]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,7 +129,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: ServerTokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CreatedToken | Problem]:
+) -> Response[CreatedToken | Problem | Token]:
     """Create a server-wide admin token.
 
      An admin token of every team (server-wide admin only), e.g. to replace the bootstrap token. The
@@ -136,7 +144,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreatedToken | Problem]
+        Response[CreatedToken | Problem | Token]
     """
 
     kwargs = _get_kwargs(
@@ -156,7 +164,7 @@ def sync(
     client: AuthenticatedClient,
     body: ServerTokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> CreatedToken | Problem | None:
+) -> CreatedToken | Problem | Token | None:
     """Create a server-wide admin token.
 
      An admin token of every team (server-wide admin only), e.g. to replace the bootstrap token. The
@@ -171,7 +179,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreatedToken | Problem
+        CreatedToken | Problem | Token
     """
 
     return sync_detailed(
@@ -186,7 +194,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: ServerTokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CreatedToken | Problem]:
+) -> Response[CreatedToken | Problem | Token]:
     """Create a server-wide admin token.
 
      An admin token of every team (server-wide admin only), e.g. to replace the bootstrap token. The
@@ -201,7 +209,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreatedToken | Problem]
+        Response[CreatedToken | Problem | Token]
     """
 
     kwargs = _get_kwargs(
@@ -219,7 +227,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: ServerTokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> CreatedToken | Problem | None:
+) -> CreatedToken | Problem | Token | None:
     """Create a server-wide admin token.
 
      An admin token of every team (server-wide admin only), e.g. to replace the bootstrap token. The
@@ -234,7 +242,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreatedToken | Problem
+        CreatedToken | Problem | Token
     """
 
     return (

@@ -8,6 +8,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.created_token import CreatedToken
 from ...models.problem import Problem
+from ...models.token import Token
 from ...models.token_input import TokenInput
 from ...types import UNSET, Response, Unset
 
@@ -37,7 +38,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CreatedToken | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CreatedToken | Problem | Token | None:
+    if response.status_code == 200:
+        response_200 = Token.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 201:
         response_201 = CreatedToken.from_dict(response.json())
 
@@ -111,7 +119,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CreatedToken | Problem]:
+) -> Response[CreatedToken | Problem | Token]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -126,7 +134,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CreatedToken | Problem]:
+) -> Response[CreatedToken | Problem | Token]:
     """Create a team token.
 
      The secret is in the response once, and stored only as a hash. Scopes: `read`, `coordinator`
@@ -143,7 +151,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreatedToken | Problem]
+        Response[CreatedToken | Problem | Token]
     """
 
     kwargs = _get_kwargs(
@@ -165,7 +173,7 @@ def sync(
     client: AuthenticatedClient,
     body: TokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> CreatedToken | Problem | None:
+) -> CreatedToken | Problem | Token | None:
     """Create a team token.
 
      The secret is in the response once, and stored only as a hash. Scopes: `read`, `coordinator`
@@ -182,7 +190,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreatedToken | Problem
+        CreatedToken | Problem | Token
     """
 
     return sync_detailed(
@@ -199,7 +207,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> Response[CreatedToken | Problem]:
+) -> Response[CreatedToken | Problem | Token]:
     """Create a team token.
 
      The secret is in the response once, and stored only as a hash. Scopes: `read`, `coordinator`
@@ -216,7 +224,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CreatedToken | Problem]
+        Response[CreatedToken | Problem | Token]
     """
 
     kwargs = _get_kwargs(
@@ -236,7 +244,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TokenInput,
     idempotency_key: str | Unset = UNSET,
-) -> CreatedToken | Problem | None:
+) -> CreatedToken | Problem | Token | None:
     """Create a team token.
 
      The secret is in the response once, and stored only as a hash. Scopes: `read`, `coordinator`
@@ -253,7 +261,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CreatedToken | Problem
+        CreatedToken | Problem | Token
     """
 
     return (
