@@ -81,6 +81,9 @@ pub enum Command {
     /// Ask a running server whether an agent may write these files: exit 0 if allowed, 1 with
     /// the denials if not (for a pre-write hook), 2 if it could not ask.
     Check(CheckArgs),
+    /// Serve the protocol's tools to an MCP client over stdio (the client spawns this), calling
+    /// a running server's REST API with a team's token. Logs go to stderr.
+    Mcp(McpArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -146,6 +149,20 @@ pub struct CheckArgs {
     /// A token of the team (`read`, or the agent's own `agent` token).
     #[arg(long, env = "REVIEWLOCK_TOKEN", hide_env_values = true)]
     pub token: String,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct McpArgs {
+    /// The server's base URL.
+    #[arg(long, env = "REVIEWLOCK_URL", default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// A token of the team: `coordinator` for a coordinator, `agent` for one agent, `read` to
+    /// only read, `user` to resolve escalations and lift lockouts.
+    #[arg(long, env = "REVIEWLOCK_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// The team the tools act on.
+    #[arg(long, env = "REVIEWLOCK_TEAM")]
+    pub team: String,
 }
 
 /// The database a command works on.
@@ -224,6 +241,32 @@ pub struct ServeConfig {
     /// lookup for as long (a token created through this replica clears it); 0 looks every one up.
     #[arg(long, env = "REVIEWLOCK_TOKEN_CACHE_TTL", default_value = "1s", value_parser = parse_duration)]
     pub token_cache_ttl: Duration,
+    /// `Host` headers `/mcp` answers, comma-separated (a port may follow a host); others get
+    /// 403, so a web page whose name resolves to this server cannot reach the tools (DNS
+    /// rebinding). Name the host clients use when the server is not on this machine; empty
+    /// accepts any.
+    #[arg(
+        long,
+        env = "REVIEWLOCK_MCP_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        default_value = "localhost,127.0.0.1,::1"
+    )]
+    pub mcp_allowed_hosts: Vec<String>,
+    /// `Origin` headers `/mcp` accepts from browsers, comma-separated (`https://app.example.com`);
+    /// empty (the default) accepts any, and requests without `Origin` always pass.
+    #[arg(long, env = "REVIEWLOCK_MCP_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub mcp_allowed_origins: Vec<String>,
+}
+
+impl ServeConfig {
+    /// What `/mcp` accepts besides a token.
+    pub fn mcp(&self) -> crate::mcp::HttpSettings {
+        let listed = |v: &[String]| v.iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
+        crate::mcp::HttpSettings {
+            allowed_hosts: listed(&self.mcp_allowed_hosts),
+            allowed_origins: listed(&self.mcp_allowed_origins),
+        }
+    }
 }
 
 /// `host:port`: resolved when the server binds, so a host name such as `localhost` works.

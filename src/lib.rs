@@ -10,6 +10,7 @@ pub mod config;
 pub mod domain;
 pub mod error;
 pub mod http;
+pub mod mcp;
 pub mod metrics;
 pub mod rate_limit;
 pub mod resources;
@@ -59,6 +60,8 @@ pub struct AppState {
     pub coverage: Arc<app::globs::Coverage>,
     /// The database's gauges of `/metrics`, refreshed in the background by [`serve`].
     pub database_gauges: Arc<metrics::DatabaseGauges>,
+    /// What `/mcp` accepts besides a token (`REVIEWLOCK_MCP_ALLOWED_HOSTS`, `…_ORIGINS`).
+    pub mcp: Arc<mcp::HttpSettings>,
 }
 
 impl AppState {
@@ -76,6 +79,7 @@ impl AppState {
             tokens: Arc::new(auth::TokenCache::new(Duration::from_secs(1))),
             coverage: Arc::default(),
             database_gauges: Arc::default(),
+            mcp: Arc::default(),
         }
     }
 }
@@ -144,6 +148,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), Box<dyn std::error::Error>
         tokens: Arc::new(auth::TokenCache::new(config.token_cache_ttl)),
         coverage: Arc::default(),
         database_gauges: Arc::default(),
+        mcp: Arc::new(config.mcp()),
     };
     tokio::spawn(purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(crate::metrics::upkeep());

@@ -11,6 +11,11 @@ async fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Check(args)) => return reviewlock::cli::check(&args).await,
+        Some(Command::Mcp(args)) => {
+            // stdout carries the protocol: logs on stderr, without colours.
+            reviewlock::telemetry::init();
+            reviewlock::mcp::stdio::run(&args).await
+        }
         Some(Command::Migrate(database)) => {
             reviewlock::telemetry::init();
             reviewlock::cli::migrate(&database).await

@@ -29,7 +29,9 @@ use crate::store::tokens;
 pub async fn admit(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
     let admitted = async {
-        if parts.uri.path().starts_with("/v1/") {
+        // A tool call of `/mcp` comes in-process with the actor `/mcp` authenticated.
+        let authenticated = parts.extensions.get::<Actor>().is_some();
+        if (parts.uri.path().starts_with("/v1/") || parts.uri.path() == "/mcp") && !authenticated {
             let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
             let actor = authenticate(&state, &parts.headers, peer).await?;
             parts.extensions.insert(actor);

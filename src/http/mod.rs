@@ -70,8 +70,14 @@ pub fn app(state: AppState) -> axum::Router {
     crate::metrics::handle();
     let timeout = state.request_timeout;
     let (router, spec) = routes().split_for_parts();
-    router
-        .route_layer(axum::middleware::from_fn_with_state(state.clone(), admission::admit))
+    let admit = axum::middleware::from_fn_with_state(state.clone(), admission::admit);
+    let rest = router.route_layer(admit.clone());
+    // MCP's tools call the REST routes in-process; `/mcp` is admitted as `/v1` is (token,
+    // then body), and is not in the OpenAPI spec (it speaks JSON-RPC).
+    let mcp = axum::Router::new()
+        .route_service("/mcp", crate::mcp::http_service(rest.clone().with_state(state.clone()), &state.mcp))
+        .route_layer(admit);
+    rest.merge(mcp)
         .merge(SwaggerUi::new("/docs").url("/openapi.json", spec))
         .fallback(|| async { Error::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|| async {

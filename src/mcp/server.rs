@@ -1,0 +1,337 @@
+//! The MCP server: tools, the artifact resources and the `handle_rejection` prompt, over any
+//! [`Rest`] (in-process at `/mcp`, or a remote server for `reviewlock mcp`).
+
+use axum::http::Method;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents,
+    ResourceTemplate, Role, ServerCapabilities,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+use serde_json::{Map, Value};
+
+use super::refusals;
+use super::rest::{Call, Rest, Session};
+use super::tools::{self, LISTED, ToolSpec};
+
+/// The URI of an artifact's status resource.
+const RESOURCE: &str = "reviewlock://teams/{team}/artifacts/{key}";
+
+const INSTRUCTIONS: &str = "reviewlock enforces the reviewer rejection lockout protocol. When a reviewer \
+rejects a version, everyone credited on it is locked out of the next one: before spawning a reviser, call \
+assign_reviser with an agent from get_artifact's eligible_agents, and never spawn an agent it refuses. Record \
+every verdict with review_version. A refusal's text starts with its code and says what to do next; \
+`deadlocked` means the user must decide (resolve_escalation needs a user token). The prompt handle_rejection \
+walks through the steps.";
+
+#[derive(Clone)]
+pub struct Reviewlock<R> {
+    rest: R,
+}
+
+impl<R: Rest> Reviewlock<R> {
+    pub fn new(rest: R) -> Self {
+        Self { rest }
+    }
+
+    /// The artifact's status, or `None` when it cannot be read (the caller explains without it).
+    async fn artifact(&self, session: &Session, key: &str) -> Option<Value> {
+        let path = format!("/v1/teams/{}/artifacts/{}", encode(&session.team), encode(key));
+        let call = Call { method: Method::GET, path, body: None, idempotency_key: None };
+        self.rest.send(session, call).await.ok().filter(|r| r.status.is_success()).map(|r| r.body)
+    }
+
+    async fn call(
+        &self,
+        tool: &ToolSpec,
+        session: &Session,
+        mut args: Map<String, Value>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let key = args.get("key").and_then(Value::as_str).map(str::to_owned);
+        let mut path = tool.path.replace("{team}", &encode(&session.team));
+        while let Some(start) = path.find('{') {
+            let end = start + path[start..].find('}').expect("a spec path closes its braces");
+            let name = path[start + 1..end].to_owned();
+            let value = match args.remove(&name) {
+                Some(Value::String(s)) if !s.is_empty() => encode(&s),
+                Some(Value::Number(n)) => n.to_string(),
+                Some(other) => {
+                    return Err(bad_argument(
+                        tool,
+                        &format!("`{name}` must be a string or a number, not {other}"),
+                    ));
+                }
+                None => return Err(bad_argument(tool, &format!("`{name}` is required"))),
+            };
+            path.replace_range(start..=end, &value);
+        }
+        let idempotency_key = match args.remove("idempotency_key") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(k)) if !tool.read_only => Some(k),
+            Some(_) if tool.read_only => return Err(bad_argument(tool, "a read takes no `idempotency_key`")),
+            Some(other) => {
+                return Err(bad_argument(tool, &format!("`idempotency_key` must be a string, not {other}")));
+            }
+        };
+        let body = match tool.method {
+            Method::GET => {
+                let mut query = Vec::new();
+                for (name, value) in &args {
+                    let value = match value {
+                        Value::String(s) => s.clone(),
+                        Value::Number(_) | Value::Bool(_) => value.to_string(),
+                        Value::Null => continue,
+                        other => {
+                            return Err(bad_argument(
+                                tool,
+                                &format!("`{name}` must be a string or a number, not {other}"),
+                            ));
+                        }
+                    };
+                    query.push(format!("{}={}", encode(name), encode(&value)));
+                }
+                if !query.is_empty() {
+                    path = format!("{path}?{}", query.join("&"));
+                }
+                None
+            }
+            Method::DELETE if !args.is_empty() => {
+                let names: Vec<&String> = args.keys().collect();
+                return Err(bad_argument(
+                    tool,
+                    &format!("takes no other arguments than its path's; got {names:?}"),
+                ));
+            }
+            Method::DELETE => None,
+            _ => Some(Value::Object(args)),
+        };
+        let call = Call { method: tool.method.clone(), path, body, idempotency_key };
+        match self.rest.send(session, call).await {
+            Err(why) => Ok(refusals::unanswered(&why)),
+            Ok(reply) if reply.status.is_success() => Ok(CallToolResult::structured(reply.body)),
+            Ok(reply) => {
+                let artifact = match (reply.body["code"].as_str(), &key) {
+                    (Some(code), Some(key)) if needs_status(code) => self.artifact(session, key).await,
+                    _ => None,
+                };
+                Ok(refusals::result(&reply.body, artifact.as_ref()))
+            }
+        }
+    }
+}
+
+/// Refusals whose next step depends on the artifact's status (its eligible agents, its escalation).
+fn needs_status(code: &str) -> bool {
+    matches!(
+        code,
+        "agent_locked_out"
+            | "rejecting_reviewer_excluded"
+            | "expertise_mismatch"
+            | "invalid_agent"
+            | "not_an_author"
+            | "deadlocked"
+            | "not_assignee"
+            | "locked_out_agent_named"
+    )
+}
+
+/// A malformed call: a JSON-RPC error (a refusal of the protocol is a tool result instead).
+fn bad_argument(tool: &ToolSpec, why: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("{}: {why} (tools/list gives its input schema)", tool.name), None)
+}
+
+/// Percent-encodes a path segment or query value (an artifact key may hold `/`).
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+fn artifact_uri(team: &str, key: &str) -> String {
+    format!("reviewlock://teams/{team}/artifacts/{key}")
+}
+
+impl<R: Rest> ServerHandler for Reviewlock<R> {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(
+            ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build(),
+        )
+        .with_server_info(Implementation::new("reviewlock", env!("CARGO_PKG_VERSION")))
+        .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // Over /mcp the token's scope is known: list only what it may call (a read token gets
+        // the read tools). Over stdio the server that is called decides, tool by tool.
+        let scope = self.rest.session(&context).ok().and_then(|s| s.actor).map(|a| a.scope);
+        let tools = LISTED
+            .iter()
+            .filter(|(spec, _)| scope.is_none_or(|scope| tools::allowed(spec, scope)))
+            .map(|(_, tool)| tool.clone())
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tool = tools::find(&request.name).ok_or_else(|| {
+            ErrorData::invalid_params(
+                format!("no tool is named {}; tools/list names them", request.name),
+                None,
+            )
+        })?;
+        let session = self.rest.session(&context)?;
+        let result = self.call(tool, &session, request.arguments.unwrap_or_default()).await?;
+        Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let session = self.rest.session(&context)?;
+        let path = format!("/v1/teams/{}/artifacts?limit=500", encode(&session.team));
+        let call = Call { method: Method::GET, path, body: None, idempotency_key: None };
+        let reply = self.rest.send(&session, call).await.map_err(|e| ErrorData::internal_error(e, None))?;
+        if !reply.status.is_success() {
+            return Err(ErrorData::invalid_request(refusal_text(&reply.body), None));
+        }
+        let resources = (reply.body["items"].as_array().into_iter().flatten())
+            .filter_map(|a| {
+                let key = a["key"].as_str()?;
+                Some(
+                    Resource::new(artifact_uri(&session.team, key), key)
+                        .with_title(a["title"].as_str().unwrap_or(key))
+                        .with_description(format!("artifact {key}: its state, lockouts and eligible agents"))
+                        .with_mime_type("application/json"),
+                )
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let template = ResourceTemplate::new(RESOURCE, "artifact")
+            .with_description(
+                "An artifact's status: state, current version, lockouts, eligible agents, escalation",
+            )
+            .with_mime_type("application/json");
+        Ok(ListResourceTemplatesResult::with_all_items(vec![template]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let mut session = self.rest.session(&context)?;
+        let (team, key) = request
+            .uri
+            .strip_prefix("reviewlock://teams/")
+            .and_then(|rest| rest.split_once("/artifacts/"))
+            .ok_or_else(|| {
+                ErrorData::resource_not_found(format!("{} is not of the form {RESOURCE}", request.uri), None)
+            })?;
+        session.team = team.to_owned();
+        let path = format!("/v1/teams/{}/artifacts/{}", encode(team), encode(key));
+        let call = Call { method: Method::GET, path, body: None, idempotency_key: None };
+        let reply = self.rest.send(&session, call).await.map_err(|e| ErrorData::internal_error(e, None))?;
+        if !reply.status.is_success() {
+            return Err(ErrorData::resource_not_found(refusal_text(&reply.body), None));
+        }
+        let contents = ResourceContents::text(reply.body.to_string(), request.uri.clone())
+            .with_mime_type("application/json");
+        Ok(ReadResourceResponse::Complete(ReadResourceResult::new(vec![contents])))
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let key =
+            PromptArgument::new("key").with_description("the rejected artifact's key").with_required(true);
+        let prompt = Prompt::new(
+            "handle_rejection",
+            Some("Walks a coordinator through what to do after a reviewer rejected a version"),
+            Some(vec![key]),
+        );
+        Ok(ListPromptsResult::with_all_items(vec![prompt]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != "handle_rejection" {
+            return Err(ErrorData::invalid_params(format!("no prompt is named {}", request.name), None));
+        }
+        let key = request
+            .arguments
+            .as_ref()
+            .and_then(|a| a.get("key"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| ErrorData::invalid_params("handle_rejection needs the argument `key`", None))?
+            .to_owned();
+        let session = self.rest.session(&context)?;
+        let status = match self.artifact(&session, &key).await {
+            Some(a) => format!(
+                "Its status now: state `{}`, locked out {}, eligible_agents {}, escalation {}.",
+                a["state"].as_str().unwrap_or("?"),
+                a["lockouts"].as_array().map_or("[]".into(), |l| {
+                    format!("{:?}", l.iter().filter_map(|x| x["agent"].as_str()).collect::<Vec<_>>())
+                }),
+                a["eligible_agents"],
+                a["escalation"]["id"].as_i64().map_or("none".into(), |id| id.to_string()),
+            ),
+            None => "Its status could not be read: call get_artifact first.".to_owned(),
+        };
+        let text = format!(
+            "A reviewer rejected the artifact `{key}` of team `{team}`. {status}\n\n\
+             Follow the reviewer rejection lockout protocol with the reviewlock tools:\n\
+             1. Call get_artifact with key `{key}`: everyone in `lockouts` may not write the next version.\n\
+             2. If `state` is `deadlocked`, stop: tell the user that escalation `escalation.id` needs their decision \
+             (only a user token may call resolve_escalation). Do not assign anyone.\n\
+             3. Otherwise choose the reviser from `eligible_agents` (respect the remedy: a named agent, or the \
+             expertise asked for) and call assign_reviser. If it is refused, read the refusal's next step and \
+             choose again; never spawn an agent that was refused.\n\
+             4. Spawn only the assigned agent; before it writes files, check_write tells whether it may.\n\
+             5. When it is done, call submit_version with it as `author`, then have a reviewer who is not credited \
+             on the version call review_version on the new version number.\n\
+             6. Repeat from step 1 on every rejection; an approval clears the lockouts.",
+            team = session.team,
+        );
+        let result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description(format!("what to do about the rejection of {key}"));
+        Ok(GetPromptResponse::Complete(result))
+    }
+}
+
+fn refusal_text(problem: &Value) -> String {
+    format!(
+        "{}: {}",
+        problem["code"].as_str().unwrap_or("internal"),
+        problem["detail"].as_str().unwrap_or("the server gave no detail")
+    )
+}
