@@ -11,6 +11,7 @@ async fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Check(args)) => return reviewlock::cli::check(&args).await,
+        Some(Command::Hook(args)) => return reviewlock::hook::run(&args).await,
         Some(Command::Migrate(database)) => {
             reviewlock::telemetry::init();
             reviewlock::cli::migrate(&database).await
