@@ -1,7 +1,8 @@
 //! The commands besides `serve`: bootstrap and recovery straight on the database, and a check
-//! for pre-write hooks against a running server.
+//! for pre-write hooks against a running server, with the client `reviewlock hook` shares.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use axum::http::{Request, StatusCode, Uri, header};
 use http_body_util::{BodyExt, Full};
@@ -14,6 +15,7 @@ use crate::app::unit::{Outcome, Preconditions};
 use crate::config::{CheckArgs, DatabaseConfig, PoolConfig, TokenCreateArgs, TokenListArgs, TokenRevokeArgs};
 use crate::domain::TeamId;
 use crate::error::Error;
+use crate::resources::CheckResult;
 use crate::store::{Db, tokens};
 
 type Failure = Box<dyn std::error::Error>;
@@ -126,15 +128,16 @@ fn describe(e: &Error) -> String {
 /// Asks a running server whether the agent may write these paths: exit 0 if allowed, 1 with
 /// the denials on stderr if not, 2 if the question could not be answered.
 pub async fn check(args: &CheckArgs) -> ExitCode {
-    match ask(args).await {
-        Ok(answer) if answer["allowed"] == true => ExitCode::SUCCESS,
+    let checks = Checks { url: &args.url, token: &args.token, timeout: args.timeout };
+    match checks.ask(&args.team, &args.agent, &args.paths).await {
+        Ok(answer) if answer.allowed => ExitCode::SUCCESS,
         Ok(answer) => {
-            for denial in answer["denials"].as_array().into_iter().flatten() {
-                let code = denial["code"].as_str().unwrap_or("denied");
-                let detail = denial["detail"].as_str().unwrap_or_default();
-                match denial["artifact"].as_str() {
-                    Some(artifact) => eprintln!("denied ({code}) by artifact '{artifact}': {detail}"),
-                    None => eprintln!("denied ({code}): {detail}"),
+            for denial in &answer.denials {
+                match &denial.artifact {
+                    Some(artifact) => {
+                        eprintln!("denied ({}) by artifact '{artifact}': {}", denial.code, denial.detail)
+                    }
+                    None => eprintln!("denied ({}): {}", denial.code, denial.detail),
                 }
             }
             ExitCode::from(1)
@@ -146,42 +149,75 @@ pub async fn check(args: &CheckArgs) -> ExitCode {
     }
 }
 
-async fn ask(args: &CheckArgs) -> Result<Value, Failure> {
-    let base: Uri = args.url.parse()?;
-    if base.scheme_str() != Some("http") {
-        return Err("--url must be an http:// URL (put a TLS-terminating proxy's local address here)".into());
+/// The one client of `POST /v1/teams/{team}/checks`, shared by `reviewlock check` and
+/// `reviewlock hook`: the whole question (connect, send, read the answer) within `timeout`.
+pub struct Checks<'a> {
+    pub url: &'a str,
+    pub token: &'a str,
+    pub timeout: Duration,
+}
+
+impl Checks<'_> {
+    /// The server's answer, or why there is none (unreachable, too slow, a refusal of the
+    /// question itself, a 5xx): never a guess.
+    pub async fn ask(&self, team: &str, agent: &str, paths: &[String]) -> Result<CheckResult, String> {
+        match tokio::time::timeout(self.timeout, self.send(team, agent, paths)).await {
+            Ok(answer) => answer,
+            Err(_) => Err(format!(
+                "the server at {} did not answer within {} ms (--timeout)",
+                self.url,
+                self.timeout.as_millis()
+            )),
+        }
     }
-    let authority = base.authority().ok_or("--url needs a host")?.clone();
-    let uri = format!("{}/v1/teams/{}/checks", args.url.trim_end_matches('/'), args.team);
-    let body = json!({ "agent": args.agent, "paths": args.paths }).to_string();
-    let request = Request::post(uri)
-        .header(header::HOST, authority.as_str())
-        .header(header::AUTHORIZATION, format!("Bearer {}", args.token))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Full::new(bytes::Bytes::from(body)))?;
-    let port = authority.port_u16().unwrap_or(80);
-    let stream = tokio::net::TcpStream::connect((authority.host(), port)).await.map_err(|e| {
-        format!("cannot reach the server at {}: {e}; is it running? check --url or REVIEWLOCK_URL", args.url)
-    })?;
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
-    tokio::spawn(connection);
-    let response = sender
-        .send_request(request)
-        .await
-        .map_err(|e| format!("asking the server at {} failed: {e}", args.url))?;
-    let status = response.status();
-    let bytes = response.into_body().collect().await?.to_bytes();
-    let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    if status != StatusCode::OK {
-        let (code, detail) =
-            (answer["code"].as_str().unwrap_or("no code"), answer["detail"].as_str().unwrap_or(""));
-        // Which path is at fault and why (e.g. absolute: the hook should relativise it).
-        let fields: String = (answer["errors"].as_array().into_iter().flatten())
-            .map(|e| {
-                format!("; {}: {}", e["field"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("?"))
-            })
-            .collect();
-        return Err(format!("{} answered {status} {code}: {detail}{fields}", args.url).into());
+
+    async fn send(&self, team: &str, agent: &str, paths: &[String]) -> Result<CheckResult, String> {
+        let base: Uri = self.url.parse().map_err(|e| format!("--url '{}': {e}", self.url))?;
+        if base.scheme_str() != Some("http") {
+            return Err(
+                "--url must be an http:// URL (put a TLS-terminating proxy's local address here)".into()
+            );
+        }
+        let authority = base.authority().ok_or("--url needs a host")?.clone();
+        let uri = format!("{}/v1/teams/{team}/checks", self.url.trim_end_matches('/'));
+        let body = json!({ "agent": agent, "paths": paths }).to_string();
+        let request = Request::post(uri)
+            .header(header::HOST, authority.as_str())
+            .header(header::AUTHORIZATION, format!("Bearer {}", self.token))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Full::new(bytes::Bytes::from(body)))
+            .map_err(|e| format!("cannot build the request: {e}"))?;
+        let port = authority.port_u16().unwrap_or(80);
+        let stream = tokio::net::TcpStream::connect((authority.host(), port)).await.map_err(|e| {
+            format!(
+                "cannot reach the server at {}: {e}; is it running? check --url or REVIEWLOCK_URL",
+                self.url
+            )
+        })?;
+        let failed = |e: &dyn std::fmt::Display| format!("asking the server at {} failed: {e}", self.url);
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(|e| failed(&e))?;
+        tokio::spawn(connection);
+        let response = sender.send_request(request).await.map_err(|e| failed(&e))?;
+        let status = response.status();
+        let bytes = response.into_body().collect().await.map_err(|e| failed(&e))?.to_bytes();
+        if status != StatusCode::OK {
+            let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+            let (code, detail) =
+                (answer["code"].as_str().unwrap_or("no code"), answer["detail"].as_str().unwrap_or(""));
+            // Which path is at fault and why (e.g. absolute: the hook should relativise it).
+            let fields: String = (answer["errors"].as_array().into_iter().flatten())
+                .map(|e| {
+                    format!(
+                        "; {}: {}",
+                        e["field"].as_str().unwrap_or("?"),
+                        e["message"].as_str().unwrap_or("?")
+                    )
+                })
+                .collect();
+            return Err(format!("{} answered {status} {code}: {detail}{fields}", self.url));
+        }
+        serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{} answered 200 with a body that is not a check's: {e}", self.url))
     }
-    Ok(answer)
 }

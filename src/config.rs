@@ -84,6 +84,10 @@ pub enum Command {
     /// Serve the protocol's tools to an MCP client over stdio (the client spawns this), calling
     /// a running server's REST API with a team's token. Logs go to stderr.
     Mcp(McpArgs),
+    /// A runtime's pre-tool hook: read its payload on stdin, ask whether the agent may write
+    /// the files the call would write, answer in the runtime's format. Fails closed: when
+    /// reviewlock cannot be asked, the call is blocked (unless `--fail-open`).
+    Hook(HookArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -149,6 +153,64 @@ pub struct CheckArgs {
     /// A token of the team (`read`, or the agent's own `agent` token).
     #[arg(long, env = "REVIEWLOCK_TOKEN", hide_env_values = true)]
     pub token: String,
+    /// Longest wait for the answer (connecting included).
+    #[arg(long, env = "REVIEWLOCK_TIMEOUT", default_value = "2s", value_parser = parse_duration)]
+    pub timeout: Duration,
+}
+
+/// The agent runtimes whose pre-tool hook payloads `reviewlock hook` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Runtime {
+    /// Claude Code's `PreToolUse` hook (`.claude/settings.json`).
+    ClaudeCode,
+    /// GitHub Copilot CLI's `preToolUse` hook (`.github/hooks/*.json`).
+    Copilot,
+    /// Cursor's `preToolUse` and `beforeShellExecution` hooks (`.cursor/hooks.json`).
+    Cursor,
+}
+
+/// What the hook answers for a shell command, whose writes cannot be read reliably from its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShellPolicy {
+    /// Let shell commands through: the lockout then holds only for the runtime's file tools.
+    Allow,
+    /// Block every shell command, for agents that must write only through file tools.
+    Deny,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct HookArgs {
+    /// The runtime whose payload arrives on stdin and which reads the answer.
+    #[arg(value_enum)]
+    pub runtime: Runtime,
+    /// The team whose artifacts the files may belong to.
+    #[arg(long, env = "REVIEWLOCK_TEAM")]
+    pub team: Option<String>,
+    /// The agent about to write. With an `agent` token, the server refuses any other agent, so
+    /// a wrong name blocks the write rather than borrowing another agent's rights.
+    #[arg(long, env = "REVIEWLOCK_AGENT")]
+    pub agent: Option<String>,
+    /// The server's base URL.
+    #[arg(long, env = "REVIEWLOCK_URL", default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// The agent's own `agent` token (the safe choice), or a `read` token of the team.
+    #[arg(long, env = "REVIEWLOCK_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// The repository's root, which paths are made relative to; by default `git rev-parse
+    /// --show-toplevel` run in the payload's working directory, else that directory.
+    #[arg(long, env = "REVIEWLOCK_ROOT")]
+    pub root: Option<std::path::PathBuf>,
+    /// Longest wait for reviewlock's answer; past it the call is blocked.
+    #[arg(long, env = "REVIEWLOCK_TIMEOUT", default_value = "2s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Shell commands: `allow` (the default) lets them through, `deny` blocks them all. A shell
+    /// command's writes cannot be read reliably from its text, so neither checks them.
+    #[arg(long, env = "REVIEWLOCK_SHELL", value_enum, default_value = "allow")]
+    pub shell: ShellPolicy,
+    /// Let the call through when reviewlock cannot be asked (unreachable, too slow, 5xx, a bad
+    /// token or payload), saying so on stderr each time. Without it such a call is blocked.
+    #[arg(long, env = "REVIEWLOCK_FAIL_OPEN")]
+    pub fail_open: bool,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -16,6 +16,7 @@ async fn main() -> ExitCode {
             reviewlock::telemetry::init();
             reviewlock::mcp::stdio::run(&args).await
         }
+        Some(Command::Hook(args)) => return reviewlock::hook::run(&args).await,
         Some(Command::Migrate(database)) => {
             reviewlock::telemetry::init();
             reviewlock::cli::migrate(&database).await

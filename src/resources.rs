@@ -154,7 +154,7 @@ pub struct CheckInput {
     pub paths: Option<Vec<String>>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Denial {
     /// The artifact refused, or null when the agent itself may not write.
     #[schema(required = true, example = "auth")]
@@ -167,7 +167,7 @@ pub struct Denial {
     pub detail: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct CheckResult {
     /// True when there is no denial.
     pub allowed: bool,

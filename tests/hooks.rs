@@ -1,0 +1,288 @@
+//! `reviewlock hook <runtime>` as each runtime runs it: a recorded payload on stdin (the
+//! fixtures in `tests/fixtures/hooks/`, each citing where its shape comes from), the real binary,
+//! a real server, and the answer read the way the runtime reads it.
+
+#[path = "api/common.rs"]
+#[allow(dead_code)]
+mod common;
+mod process;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{ADMIN, Api};
+use process::{database_url, free_port, serve};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+/// A fixture's payload: its `//` comment lines dropped, `{{repo}}` replaced.
+fn fixture(name: &str, repo: &Path) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hooks").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let json: String = text.lines().filter(|l| !l.starts_with("//")).collect::<Vec<_>>().join("\n");
+    json.replace("{{repo}}", repo.to_str().unwrap())
+}
+
+/// Runs `reviewlock hook` with `payload` on stdin and only the environment given.
+fn hook(args: &[&str], env: &[(&str, &str)], payload: &str) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_reviewlock"));
+    command.arg("hook").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for var in
+        ["REVIEWLOCK_TOKEN", "REVIEWLOCK_URL", "REVIEWLOCK_TEAM", "REVIEWLOCK_AGENT", "REVIEWLOCK_ROOT"]
+    {
+        command.env_remove(var);
+    }
+    command.envs(env.iter().copied());
+    let mut child = command.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(payload.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// What the runtime makes of the hook's answer.
+#[derive(Debug, PartialEq)]
+enum Seen {
+    Allowed,
+    /// Blocked, with the reason the model reads.
+    Blocked(String),
+}
+
+fn seen(runtime: &str, out: &Output) -> Seen {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{runtime}: stdout {stdout} stderr {stderr}");
+    if runtime == "cursor" {
+        let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+        return match answer["permission"].as_str() {
+            None => Seen::Allowed,
+            Some("deny") => Seen::Blocked(answer["agent_message"].as_str().unwrap().to_owned()),
+            Some(other) => panic!("cursor: permission {other}"),
+        };
+    }
+    if stdout.trim().is_empty() {
+        return Seen::Allowed;
+    }
+    let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let decision = match runtime {
+        "claude-code" => &answer["hookSpecificOutput"],
+        _ => &answer,
+    };
+    assert_eq!(decision["permissionDecision"], "deny", "{runtime}: {stdout}");
+    Seen::Blocked(decision["permissionDecisionReason"].as_str().unwrap().to_owned())
+}
+
+/// The team `acme`: agent `a` locked out of `auth` (`src/auth/**`), agent `b` free to write it.
+async fn locked_out_team(api: &Api) {
+    api.team("acme", Value::Null).await;
+    for agent in ["a", "b"] {
+        api.agent("acme", agent, json!({})).await;
+    }
+    api.agent("acme", "q", json!({ "can_review": true, "can_author": false })).await;
+    let body = json!({ "key": "auth", "title": "auth", "author": "a", "paths": ["src/auth/**"] });
+    api.post("/v1/teams/acme/artifacts", ADMIN, body).await.expect(201, None);
+    let reject =
+        json!({ "reviewer": "q", "verdict": "reject", "reason": "no", "remedy": { "action": "reassign" } });
+    api.post("/v1/teams/acme/artifacts/auth/versions/1/reviews", ADMIN, reject).await.expect(201, None);
+}
+
+fn git_repo() -> tempfile::TempDir {
+    let repo = tempfile::tempdir().unwrap();
+    let init = Command::new("git").arg("init").arg("-q").arg(repo.path()).status().unwrap();
+    assert!(init.success());
+    std::fs::create_dir_all(repo.path().join("src/auth")).unwrap();
+    repo
+}
+
+#[sqlx::test]
+async fn every_runtime_s_write_tools_are_checked_and_the_rest_pass(pool: PgPool) {
+    let api = Api::new(pool.clone());
+    locked_out_team(&api).await;
+    let server = serve(&database_url(&pool), ADMIN).await;
+    let (token_a, token_b) = (agent_token(&api, "a").await, agent_token(&api, "b").await);
+    let repo = git_repo();
+    let as_agent = |agent: &'static str, token: &str| {
+        vec![
+            ("REVIEWLOCK_URL", server.url.clone()),
+            ("REVIEWLOCK_TEAM", "acme".to_owned()),
+            ("REVIEWLOCK_AGENT", agent.to_owned()),
+            ("REVIEWLOCK_TOKEN", token.to_owned()),
+        ]
+    };
+    let (env_a, env_b) = (as_agent("a", &token_a), as_agent("b", &token_b));
+    let run = |runtime: &str, name: &str, env: &[(&str, String)], args: &[&str]| {
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let payload = fixture(&format!("{runtime}/{name}.json"), repo.path());
+        seen(runtime, &hook(&[&[runtime][..], args].concat(), &env, &payload))
+    };
+
+    // Every file tool: the locked-out agent is blocked with a reason it can act on, another
+    // agent goes through. The root is found by git from the payload's cwd.
+    let writes = [
+        ("claude-code", "write", "src/auth/login.rs"),
+        ("claude-code", "edit", "src/auth/session.rs"),
+        ("claude-code", "multi-edit", "src/auth/login.rs"),
+        ("claude-code", "notebook-edit", "src/auth/analysis.ipynb"),
+        ("claude-code", "write-dot-relative", "src/auth/login.rs"),
+        ("claude-code", "write-subdirectory", "src/auth/login.rs"),
+        ("copilot", "create", "src/auth/login.rs"),
+        ("copilot", "edit", "src/auth/session.rs"),
+        ("copilot", "apply-patch", "src/auth/login.rs"),
+        ("cursor", "pre-tool-use-write", "src/auth/login.rs"),
+        ("cursor", "pre-tool-use-str-replace", "src/auth/session.rs"),
+    ];
+    for (runtime, name, file) in writes {
+        let Seen::Blocked(reason) = run(runtime, name, &env_a, &[]) else {
+            panic!("{runtime}/{name}: agent a is locked out of {file}");
+        };
+        assert!(
+            reason.starts_with(&format!(
+                "reviewlock denies agent 'a' this write: '{file}' belongs to artifact 'auth', which agent 'a' is locked out of"
+            )),
+            "{runtime}/{name}: {reason}"
+        );
+        assert!(
+            reason.contains("ask the coordinator to reassign artifact 'auth' to another agent"),
+            "{reason}"
+        );
+        assert_eq!(run(runtime, name, &env_b, &[]), Seen::Allowed, "{runtime}/{name}: agent b");
+    }
+    // A patch of three files, one of them denied: the whole call is blocked, naming that one.
+    let Seen::Blocked(reason) = run("copilot", "apply-patch", &env_a, &[]) else { panic!() };
+    assert!(!reason.contains("README.md") && !reason.contains("docs/login.md"), "{reason}");
+
+    // Calls that write nothing pass untouched; shells by the --shell policy.
+    for (runtime, name) in [("claude-code", "read"), ("copilot", "view")] {
+        assert_eq!(run(runtime, name, &env_a, &[]), Seen::Allowed, "{runtime}/{name}");
+    }
+    for (runtime, name) in
+        [("claude-code", "bash"), ("copilot", "bash"), ("cursor", "before-shell-execution")]
+    {
+        assert_eq!(
+            run(runtime, name, &env_a, &[]),
+            Seen::Allowed,
+            "{runtime}/{name}: --shell allow by default"
+        );
+        let Seen::Blocked(reason) = run(runtime, name, &env_a, &["--shell", "deny"]) else {
+            panic!("{runtime}/{name}: --shell deny");
+        };
+        assert!(reason.contains("--shell deny"), "{reason}");
+    }
+
+    // A file outside the repository is blocked without asking, whoever writes it.
+    let Seen::Blocked(reason) = run("claude-code", "write-outside", &env_b, &[]) else { panic!() };
+    assert!(reason.contains("outside the repository at"), "{reason}");
+
+    // --root overrides git: with the parent directory as root, the same file is no artifact's.
+    let parent = repo.path().parent().unwrap().to_str().unwrap().to_owned();
+    assert_eq!(run("claude-code", "write", &env_a, &["--root", &parent]), Seen::Allowed);
+
+    // An agent token acts only as its own agent: naming another agent blocks.
+    let mut borrowed = env_a.clone();
+    borrowed[2].1 = "b".into();
+    let Seen::Blocked(reason) = run("claude-code", "write", &borrowed, &[]) else { panic!() };
+    assert!(reason.starts_with("reviewlock could not be asked") && reason.contains("403"), "{reason}");
+
+    // A bad token is no answer: blocked.
+    let mut bad = env_b.clone();
+    bad[3].1 = "rl_nope".into();
+    let Seen::Blocked(reason) = run("cursor", "pre-tool-use-write", &bad, &[]) else { panic!() };
+    assert!(reason.contains("unauthenticated"), "{reason}");
+}
+
+async fn agent_token(api: &Api, agent: &str) -> String {
+    let body = json!({ "name": format!("{agent}-hook"), "scope": "agent", "agent": agent });
+    let reply = api.post("/v1/teams/acme/tokens", ADMIN, body).await;
+    reply.expect(201, None)["token"].as_str().unwrap().to_owned()
+}
+
+/// A server that cannot answer blocks the call in every runtime, fast; `--fail-open` lets it
+/// through and says so.
+#[test]
+fn no_answer_blocks_unless_fail_open() {
+    let repo = git_repo();
+    let down = format!("http://127.0.0.1:{}", free_port());
+    // Accepts connections (the kernel does, into the backlog) and never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("http://{}", silent.local_addr().unwrap());
+    let failing = answering_500();
+    let env = |url: &str| {
+        vec![
+            ("REVIEWLOCK_URL", url.to_owned()),
+            ("REVIEWLOCK_TEAM", "acme".to_owned()),
+            ("REVIEWLOCK_AGENT", "a".to_owned()),
+            ("REVIEWLOCK_TOKEN", "rl_token".to_owned()),
+        ]
+    };
+    let run = |runtime: &str, name: &str, url: &str, args: &[&str]| {
+        let env = env(url);
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let out = hook(
+            &[&[runtime][..], args].concat(),
+            &env,
+            &fixture(&format!("{runtime}/{name}.json"), repo.path()),
+        );
+        (seen(runtime, &out), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for (runtime, name) in
+        [("claude-code", "write"), ("copilot", "apply-patch"), ("cursor", "pre-tool-use-write")]
+    {
+        let (Seen::Blocked(reason), _) = run(runtime, name, &down, &[]) else {
+            panic!("{runtime}: server down")
+        };
+        assert!(reason.starts_with("reviewlock could not be asked"), "{reason}");
+        assert!(reason.contains("cannot reach the server"), "{reason}");
+
+        let started = Instant::now();
+        let (Seen::Blocked(reason), _) = run(runtime, name, &silent_url, &["--timeout", "300ms"]) else {
+            panic!("{runtime}: a server that never answers")
+        };
+        assert!(reason.contains("did not answer within 300 ms"), "{reason}");
+        assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+
+        let (Seen::Blocked(reason), _) = run(runtime, name, &failing, &[]) else { panic!("{runtime}: 500") };
+        assert!(reason.contains("500"), "{reason}");
+
+        let (seen, stderr) = run(runtime, name, &down, &["--fail-open"]);
+        assert_eq!(seen, Seen::Allowed, "{runtime}: --fail-open");
+        assert!(
+            stderr.contains("--fail-open: letting this call through although reviewlock could not be asked"),
+            "{stderr}"
+        );
+    }
+    // A payload that cannot be read is blocked too, in the runtime's format.
+    for runtime in ["claude-code", "copilot", "cursor"] {
+        let out = hook(&[runtime], &[], "{not json");
+        let Seen::Blocked(reason) = seen(runtime, &out) else { panic!("{runtime}: unreadable payload") };
+        assert!(reason.contains("the hook payload cannot be read"), "{reason}");
+    }
+    // As is a hook that was never told whom to ask about.
+    let out = hook(&["claude-code"], &[], &fixture("claude-code/write.json", repo.path()));
+    let Seen::Blocked(reason) = seen("claude-code", &out) else { panic!() };
+    assert!(
+        reason
+            .contains("set REVIEWLOCK_TEAM (--team), REVIEWLOCK_AGENT (--agent), REVIEWLOCK_TOKEN (--token)"),
+        "{reason}"
+    );
+    drop(silent);
+}
+
+/// A server that answers every request 500.
+fn answering_500() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buf = [0u8; 4096];
+            let _ = std::io::Read::read(&mut stream, &mut buf);
+            let body = r#"{"code":"internal","detail":"boom"}"#;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/problem+json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    url
+}
