@@ -129,7 +129,7 @@ fn describe(e: &Error) -> String {
 /// the denials on stderr if not, 2 if the question could not be answered.
 pub async fn check(args: &CheckArgs) -> ExitCode {
     let checks = Checks { url: &args.url, token: &args.token, timeout: args.timeout };
-    match checks.ask(&args.team, &args.agent, &args.paths).await {
+    match checks.ask(&args.team, Some(&args.agent), &args.paths).await {
         Ok(answer) if answer.allowed => ExitCode::SUCCESS,
         Ok(answer) => {
             for denial in &answer.denials {
@@ -160,7 +160,12 @@ pub struct Checks<'a> {
 impl Checks<'_> {
     /// The server's answer, or why there is none (unreachable, too slow, a refusal of the
     /// question itself, a 5xx): never a guess.
-    pub async fn ask(&self, team: &str, agent: &str, paths: &[String]) -> Result<CheckResult, String> {
+    pub async fn ask(
+        &self,
+        team: &str,
+        agent: Option<&str>,
+        paths: &[String],
+    ) -> Result<CheckResult, String> {
         match tokio::time::timeout(self.timeout, self.send(team, agent, paths)).await {
             Ok(answer) => answer,
             Err(_) => Err(format!(
@@ -171,7 +176,7 @@ impl Checks<'_> {
         }
     }
 
-    async fn send(&self, team: &str, agent: &str, paths: &[String]) -> Result<CheckResult, String> {
+    async fn send(&self, team: &str, agent: Option<&str>, paths: &[String]) -> Result<CheckResult, String> {
         let base: Uri = self.url.parse().map_err(|e| format!("--url '{}': {e}", self.url))?;
         if base.scheme_str() != Some("http") {
             return Err(

@@ -186,8 +186,9 @@ pub struct HookArgs {
     /// The team whose artifacts the files may belong to.
     #[arg(long, env = "REVIEWLOCK_TEAM")]
     pub team: Option<String>,
-    /// The agent about to write. With an `agent` token, the server refuses any other agent, so
-    /// a wrong name blocks the write rather than borrowing another agent's rights.
+    /// The agent about to write; without it, the agent the token is bound to (an `agent` token).
+    /// With an `agent` token the server refuses any other agent, so a wrong name blocks the
+    /// write rather than borrowing another agent's rights.
     #[arg(long, env = "REVIEWLOCK_AGENT")]
     pub agent: Option<String>,
     /// The server's base URL.

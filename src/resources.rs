@@ -138,8 +138,9 @@ pub struct LiftInput {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckInput {
+    /// The agent about to write. An `agent` token may leave it out: it asks for its own agent.
     #[schema(example = "runtime-eng")]
-    pub agent: String,
+    pub agent: Option<String>,
     /// An artifact key: would a version authored by the agent be accepted now?
     #[schema(example = "auth")]
     pub artifact: Option<String>,

@@ -183,6 +183,14 @@ async fn every_runtime_s_write_tools_are_checked_and_the_rest_pass(pool: PgPool)
     let Seen::Blocked(reason) = run("claude-code", "write", &borrowed, &[]) else { panic!() };
     assert!(reason.starts_with("reviewlock could not be asked") && reason.contains("403"), "{reason}");
 
+    // Without REVIEWLOCK_AGENT, an agent token asks for its own agent: the server names it.
+    fn unnamed(env: &[(&'static str, String)]) -> Vec<(&'static str, String)> {
+        env.iter().filter(|(k, _)| *k != "REVIEWLOCK_AGENT").cloned().collect()
+    }
+    let Seen::Blocked(reason) = run("claude-code", "write", &unnamed(&env_a), &[]) else { panic!() };
+    assert!(reason.contains("this agent") && reason.contains("'auth'"), "{reason}");
+    assert_eq!(run("claude-code", "write", &unnamed(&env_b), &[]), Seen::Allowed);
+
     // A bad token is no answer: blocked.
     let mut bad = env_b.clone();
     bad[3].1 = "rl_nope".into();
@@ -259,11 +267,7 @@ fn no_answer_blocks_unless_fail_open() {
     // As is a hook that was never told whom to ask about.
     let out = hook(&["claude-code"], &[], &fixture("claude-code/write.json", repo.path()));
     let Seen::Blocked(reason) = seen("claude-code", &out) else { panic!() };
-    assert!(
-        reason
-            .contains("set REVIEWLOCK_TEAM (--team), REVIEWLOCK_AGENT (--agent), REVIEWLOCK_TOKEN (--token)"),
-        "{reason}"
-    );
+    assert!(reason.contains("set REVIEWLOCK_TEAM (--team), REVIEWLOCK_TOKEN (--token)"), "{reason}");
     drop(silent);
 }
 

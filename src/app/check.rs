@@ -20,9 +20,15 @@ pub async fn check(
     team: &TeamId,
     input: CheckInput,
 ) -> Result<CheckResult> {
+    // An agent's token asks only about itself, and may leave its agent out.
+    let asking = match (input.agent.as_deref(), actor.scope, actor.agent.as_deref()) {
+        (Some(agent), ..) | (None, Scope::Agent, Some(agent)) => agent.to_owned(),
+        (None, ..) => {
+            return Err(Error::invalid("agent", "name the agent (only an `agent` token may leave it out)"));
+        }
+    };
     match actor.scope {
-        // An agent's token asks only about itself.
-        Scope::Agent => actor.require_actor(team, &input.agent)?,
+        Scope::Agent => actor.require_actor(team, &asking)?,
         _ => actor.require(team, Scope::Read)?,
     }
     if input.artifact.is_none() && input.paths.is_none() {
@@ -32,12 +38,12 @@ pub async fn check(
     // The team first, whatever is asked: a path check of a team that does not exist is 404,
     // not `allowed` (the admin token reaches every team id).
     let snapshot = pool
-        .read(async |conn| store::load_check(conn, team, input.artifact.as_deref(), &input.agent).await)
+        .read(async |conn| store::load_check(conn, team, input.artifact.as_deref(), &asking).await)
         .await?
         .ok_or_else(|| team_not_found(team))?;
     // An agent that is not an active member of the team is refused whatever it would write.
-    let Some(agent) = snapshot.roster.get(&input.agent).filter(|a| a.active) else {
-        let refusal = domain::decide_author(None, &input.agent).unwrap_err();
+    let Some(agent) = snapshot.roster.get(&asking).filter(|a| a.active) else {
+        let refusal = domain::decide_author(None, &asking).unwrap_err();
         let denial = Denial { artifact: None, code: refusal.code.as_str().into(), detail: refusal.detail };
         return Ok(CheckResult { allowed: false, denials: vec![denial] });
     };
@@ -50,10 +56,11 @@ pub async fn check(
     if let Some(key) = &input.artifact {
         let (roster, policy) = (&snapshot.roster, snapshot.policy);
         let refusal = match &snapshot.artifact {
-            Some(loaded) => domain::decide_write(&loaded.to_domain(), roster, policy, &input.agent).err(),
+            Some(loaded) => domain::decide_write(&loaded.to_domain(), roster, policy, &asking).err(),
             // Writing a new artifact is writing its first version.
-            None => domain::decide_first_version(roster, Credits { author: &input.agent, contributors: &[] })
-                .err(),
+            None => {
+                domain::decide_first_version(roster, Credits { author: &asking, contributors: &[] }).err()
+            }
         };
         denials.extend(refusal.map(|r| denial(key, r)));
     }

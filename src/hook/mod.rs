@@ -166,10 +166,12 @@ async fn decide(args: &HookArgs, payload: &[u8]) -> Decision {
             root.display()
         ));
     }
-    let (Some(team), Some(agent), Some(token)) = (&args.team, &args.agent, &args.token) else {
+    // Without REVIEWLOCK_AGENT the server asks for the agent the token is bound to (an `agent`
+    // token); any other token without an agent is refused, and the write blocked.
+    let agent = args.agent.as_deref();
+    let (Some(team), Some(token)) = (&args.team, &args.token) else {
         let missing: Vec<&str> = [
             (args.team.is_none(), "REVIEWLOCK_TEAM (--team)"),
-            (args.agent.is_none(), "REVIEWLOCK_AGENT (--agent)"),
             (args.token.is_none(), "REVIEWLOCK_TOKEN (--token)"),
         ]
         .into_iter()
@@ -190,7 +192,8 @@ async fn decide(args: &HookArgs, payload: &[u8]) -> Decision {
 }
 
 /// The reason the model reads: what is refused, why, and what to do instead.
-pub fn denied(agent: &str, denials: &[Denial]) -> String {
+pub fn denied(agent: Option<&str>, denials: &[Denial]) -> String {
+    let agent = agent.map_or("this agent".to_owned(), |a| format!("agent '{a}'"));
     let what: Vec<String> = denials.iter().map(|d| format!("{} ({})", d.detail, d.code)).collect();
     let mut artifacts: Vec<&str> = denials.iter().filter_map(|d| d.artifact.as_deref()).collect();
     artifacts.dedup();
@@ -201,7 +204,7 @@ pub fn denied(agent: &str, denials: &[Denial]) -> String {
         format!("ask the coordinator to reassign {} to another agent", list(&artifacts))
     };
     format!(
-        "reviewlock denies agent '{agent}' this write: {}. Do not retry it or write these files another way \
+        "reviewlock denies {agent} this write: {}. Do not retry it or write these files another way \
          (a shell command included); {next}.",
         what.join("; ")
     )
@@ -233,7 +236,7 @@ mod tests {
             code: "agent_locked_out".into(),
             detail: "'src/auth/a.rs' belongs to artifact 'auth', which agent 'a' is locked out of".into(),
         }];
-        let reason = denied("a", &denials);
+        let reason = denied(Some("a"), &denials);
         assert!(
             reason.starts_with("reviewlock denies agent 'a' this write: 'src/auth/a.rs' belongs"),
             "{reason}"

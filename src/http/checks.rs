@@ -34,7 +34,9 @@ async fn check(
     Json(input): Json<CheckInput>,
 ) -> Result<axum::Json<CheckResult>> {
     let mut fields = Fields::new();
-    fields.slug("agent", &input.agent);
+    if let Some(agent) = &input.agent {
+        fields.slug("agent", agent);
+    }
     if let Some(key) = &input.artifact {
         fields.key("artifact", key);
     }

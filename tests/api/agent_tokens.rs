@@ -152,6 +152,13 @@ async fn an_agent_token_acts_only_as_its_agent(pool: PgPool) {
     assert_eq!(own.expect(200, None)["allowed"], true, "b is the assignee");
     forbidden(&t.api.post(&checks, &ta, json!({ "agent": "b", "artifact": "m" })).await);
     forbidden(&t.api.post(&checks, &tb, json!({ "agent": "a", "paths": ["src/x.rs"] })).await);
+    // Without an agent, an agent token asks about its own; any other token must name one.
+    let unnamed = t.api.post(&checks, &ta, json!({ "artifact": "m" })).await;
+    assert_eq!(unnamed.expect(200, None)["denials"][0]["code"], "agent_locked_out", "asked as a");
+    let unnamed = t.api.post(&checks, &tb, json!({ "artifact": "m" })).await;
+    assert_eq!(unnamed.expect(200, None)["allowed"], true, "asked as b");
+    let coordinator = t.api.post(&checks, &t.coord, json!({ "artifact": "m" })).await;
+    assert_eq!(invalid_fields(&coordinator), ["agent"]);
 
     // Versions: only those it authors (as the assignee).
     let versions = t.url("/artifacts/m/versions");

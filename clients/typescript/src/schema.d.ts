@@ -966,8 +966,11 @@ export interface components {
         };
         /** @description May this agent write this artifact, or these files? */
         CheckInput: {
-            /** @example runtime-eng */
-            agent: string;
+            /**
+             * @description The agent about to write. An `agent` token may leave it out: it asks for its own agent.
+             * @example runtime-eng
+             */
+            agent?: string | null;
             /**
              * @description An artifact key: would a version authored by the agent be accepted now?
              * @example auth

@@ -15,7 +15,8 @@ class CheckInput:
     """May this agent write this artifact, or these files?
 
     Attributes:
-        agent (str):  Example: runtime-eng.
+        agent (None | str | Unset): The agent about to write. An `agent` token may leave it out: it asks for its own
+            agent. Example: runtime-eng.
         artifact (None | str | Unset): An artifact key: would a version authored by the agent be accepted now? Example:
             auth.
         paths (list[str] | None | Unset): File paths, repository-relative with `/` separators, matched against the
@@ -28,12 +29,16 @@ class CheckInput:
             relative to the repository root. At most 256 paths of at most 1000 bytes each. Example: ['src/auth/login.rs'].
     """
 
-    agent: str
+    agent: None | str | Unset = UNSET
     artifact: None | str | Unset = UNSET
     paths: list[str] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        agent = self.agent
+        agent: None | str | Unset
+        if isinstance(self.agent, Unset):
+            agent = UNSET
+        else:
+            agent = self.agent
 
         artifact: None | str | Unset
         if isinstance(self.artifact, Unset):
@@ -52,11 +57,9 @@ class CheckInput:
 
         field_dict: dict[str, Any] = {}
 
-        field_dict.update(
-            {
-                "agent": agent,
-            }
-        )
+        field_dict.update({})
+        if agent is not UNSET:
+            field_dict["agent"] = agent
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
         if paths is not UNSET:
@@ -67,7 +70,15 @@ class CheckInput:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        agent = d.pop("agent")
+
+        def _parse_agent(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        agent = _parse_agent(d.pop("agent", UNSET))
 
         def _parse_artifact(data: object) -> None | str | Unset:
             if data is None:
