@@ -244,7 +244,8 @@ impl DatabaseGauges {
         let totals = db
             .read(async |conn| {
                 sqlx::query_as::<_, (i64, i64)>(
-                    "select coalesce(sum(active_lockouts), 0)::bigint, coalesce(sum(open_escalations), 0)::bigint
+                    "-- across teams: the server's totals, for /metrics
+                     select coalesce(sum(active_lockouts), 0)::bigint, coalesce(sum(open_escalations), 0)::bigint
                      from team_counters",
                 )
                 .fetch_one(conn)

@@ -55,7 +55,7 @@ select s.id, 2, :'team', 'rev', 'approve' from seed_artifacts s where s.n > 8 or
 insert into lockouts (artifact_id, team_id, agent_id, cycle, number, review_id, cleared_at, cleared_by)
 select s.id, :'team', 'eng-' || s.n % 8, 1, 1, r.id,
        case when s.n > 8 then now() end, case when s.n > 8 then 'approval' end
-from seed_artifacts s join reviews r on r.artifact_id = s.id and r.number = 1 and r.reviewer = 'rev'
+from seed_artifacts s join reviews r on r.team_id = :'team' and r.artifact_id = s.id and r.number = 1 and r.reviewer = 'rev'
 order by s.n;
 
 -- The reassignments, ended by version 2.

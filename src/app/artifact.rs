@@ -38,6 +38,8 @@ pub fn contributor_rows(contributors: &[Contributor]) -> Vec<ContributorRow> {
 /// loaded in one statement. The write's effects change `loaded` as they change the rows, so the
 /// reply is the status this transaction leaves, without reading it again.
 pub struct ArtifactWrite {
+    /// The team the artifact belongs to: every statement of the write names it.
+    pub team: String,
     /// The artifact as the rules see it when the write began.
     pub rules: domain::Artifact,
     pub loaded: Loaded,
@@ -68,6 +70,7 @@ impl ArtifactWrite {
             }
         }
         Ok(ArtifactWrite {
+            team: team.to_owned(),
             rules: loaded.to_domain(),
             loaded,
             policy: snapshot.policy,
@@ -87,7 +90,7 @@ impl ArtifactWrite {
             current_version: self.rules.current.number,
             pending_remedy: self.rules.pending_remedy.as_ref(),
         };
-        self.loaded.artifact = store::update(tx, self.loaded.artifact.id, update).await?;
+        self.loaded.artifact = store::update(tx, &self.team, self.loaded.artifact.id, update).await?;
         Ok(())
     }
 

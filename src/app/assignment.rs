@@ -60,7 +60,7 @@ pub async fn release(
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         let released = domain::decide_release(&a.rules)?;
-        store::end_assignment(tx, a.id(), "released").await?;
+        store::end_assignment(tx, team, a.id(), "released").await?;
         a.loaded.assignment = None;
         a.set_state(tx, State::ChangesRequested).await?;
         let data = json!({ "agent": released, "state": State::ChangesRequested });

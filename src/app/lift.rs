@@ -28,9 +28,9 @@ pub async fn lift(
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         domain::decide_lift(&a.rules, agent)?;
-        store::lift_lockout(tx, a.id(), agent, reason).await?;
+        store::lift_lockout(tx, team, a.id(), agent, reason).await?;
         a.loaded.lockouts.retain(|l| l.agent_id != agent.as_str());
-        a.loaded.artifact = store::touch(tx, a.id()).await?;
+        a.loaded.artifact = store::touch(tx, team, a.id()).await?;
         let data = json!({ "agent": agent, "reason": reason });
         let event =
             NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent.to_string()), data };

@@ -48,7 +48,7 @@ pub async fn resolve(
         let action = input.action.as_str();
         let resolution =
             json!({ "action": action, "agent": input.agent, "reason": input.reason, "by": actor.token_name });
-        store::resolve_escalation(tx, id, &resolution).await?;
+        store::resolve_escalation(tx, team, id, &resolution).await?;
         a.loaded.escalation = None;
         w.count(Counted::DeadlockResolved(input.action));
         let data = json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state });

@@ -64,16 +64,16 @@ pub async fn review(
                                "kind": outcome.kind, "state": state });
         match &outcome.result {
             ReviewResult::ApprovalRecorded { approvals, required } => {
-                a.loaded.artifact = store::touch(tx, id).await?;
+                a.loaded.artifact = store::touch(tx, team, id).await?;
                 data["approvals"] = json!(approvals);
                 data["required_approvals"] = json!(required);
             }
             // R8: the cycle ends and every lockout clears.
             ReviewResult::Approved => {
-                store::clear_lockouts(tx, id).await?;
+                store::clear_lockouts(tx, team, id).await?;
                 a.loaded.lockouts.clear();
                 let update = ArtifactUpdate { state, cycle, current_version: number, pending_remedy: None };
-                a.loaded.artifact = store::update(tx, id, update).await?;
+                a.loaded.artifact = store::update(tx, team, id, update).await?;
             }
             // R3: everyone credited is locked out; R9: nobody left may deadlock it.
             ReviewResult::Rejected { lockouts, pending, deadlocked } => {
@@ -83,7 +83,7 @@ pub async fn review(
                 a.loaded.lockouts.sort_by(|x, y| x.agent_id.cmp(&y.agent_id));
                 let update =
                     ArtifactUpdate { state, cycle, current_version: number, pending_remedy: Some(pending) };
-                a.loaded.artifact = store::update(tx, id, update).await?;
+                a.loaded.artifact = store::update(tx, team, id, update).await?;
                 data["lockouts"] = json!(lockouts);
                 data["reason"] = json!(pending.reason);
                 data["remedy"] = json!(input.remedy);

@@ -43,7 +43,7 @@ pub async fn submit_version(
             .await
             .on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
         if outcome.kind == VersionKind::Revision {
-            store::end_assignment(tx, a.id(), "version").await?;
+            store::end_assignment(tx, team, a.id(), "version").await?;
         }
         // A supersede keeps the cycle's pending remedy for the record; any other version ends it.
         let pending = a.rules.pending_remedy.as_ref().filter(|_| outcome.kind == VersionKind::Supersede);
@@ -53,7 +53,7 @@ pub async fn submit_version(
             current_version: outcome.number,
             pending_remedy: pending,
         };
-        store::update(tx, a.id(), update).await?;
+        store::update(tx, team, a.id(), update).await?;
         let kind = match outcome.kind {
             VersionKind::Supersede => "supersede",
             VersionKind::Revision => "revision",

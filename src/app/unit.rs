@@ -129,7 +129,7 @@ pub async fn run<'e, T: Serialize>(
     let tx = pool.begin().await?;
     let mut write = Write { tx, counted: Vec::new() };
     let claimed = match &pre.idempotency {
-        Some(key) => claim(&mut write.tx, actor, key).await,
+        Some(key) => claim(&mut write.tx, team, actor, key).await,
         None => Ok(None),
     };
     let done = match claimed {
@@ -155,7 +155,15 @@ pub async fn run<'e, T: Serialize>(
             None if done.change == Change::Removed => (done.change, Vec::new()),
             None => (done.change, serde_json::to_vec(&done.reply).map_err(internal)?),
         };
-        idempotency::complete(&mut write.tx, actor.key_owner, key, change.stored(), &body).await?;
+        idempotency::complete(
+            &mut write.tx,
+            team.unwrap_or(idempotency::NO_TEAM),
+            actor.key_owner,
+            key,
+            change.stored(),
+            &body,
+        )
+        .await?;
     }
     if let (Some(team), Some(event)) = (team, done.event) {
         events::append(&mut write.tx, team, (actor.token_id, &actor.token_name), event).await?;
@@ -168,14 +176,18 @@ pub async fn run<'e, T: Serialize>(
 /// Claims the key for this write; or the stored reply of the request that claimed it first.
 async fn claim(
     tx: &mut Transaction<'static, Postgres>,
+    team: Option<&str>,
     actor: &Actor,
     IdempotencyKey { key, fingerprint }: &IdempotencyKey,
 ) -> Result<Option<(Change, Vec<u8>)>> {
-    let stored = match idempotency::claim(tx, actor.key_owner, key, fingerprint).await? {
-        Claim::Claimed => return Ok(None),
-        Claim::InFlight => return Err(Error::IdempotencyKeyInFlight),
-        Claim::Stored(stored) => stored,
-    };
+    let stored =
+        match idempotency::claim(tx, team.unwrap_or(idempotency::NO_TEAM), actor.key_owner, key, fingerprint)
+            .await?
+        {
+            Claim::Claimed => return Ok(None),
+            Claim::InFlight => return Err(Error::IdempotencyKeyInFlight),
+            Claim::Stored(stored) => stored,
+        };
     if stored.fingerprint != *fingerprint {
         return Err(Error::refused(
             Code::IdempotencyKeyReused,

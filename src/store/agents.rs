@@ -110,7 +110,8 @@ pub async fn active_lockouts(
 ) -> sqlx::Result<Vec<AgentLockoutRow>> {
     sqlx::query_as(
         "select a.key as artifact, l.number as version, r.reason, r.reviewer, l.locked_at
-         from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id
+         from lockouts l join artifacts a on a.team_id = l.team_id and a.id = l.artifact_id
+         join reviews r on r.team_id = l.team_id and r.id = l.review_id
          where l.team_id = $1 and l.agent_id = $2 and l.cleared_at is null
          order by a.key",
     )

@@ -25,7 +25,11 @@ pub enum Claim {
     Stored(Stored),
 }
 
-/// Claims the key for this request, in its transaction; or says that a request with the key is
+/// The team a key belongs to when its request writes to no team (a server-wide token's
+/// creation or revocation): not a team id, which never is empty.
+pub const NO_TEAM: &str = "";
+
+/// Claims the key of the token `owner` for this request to `team`, in its transaction; or says that a request with the key is
 /// running, or returns what the first request with the key stored.
 ///
 /// The claim takes a transaction-scoped advisory lock on the key first, without waiting: a
@@ -33,21 +37,23 @@ pub enum Claim {
 /// waiting on the key's row (and holding a pooled connection) until the first one commits.
 pub async fn claim(
     conn: &mut PgConnection,
+    team: &str,
     owner: Uuid,
     key: &str,
     fingerprint: &[u8],
 ) -> sqlx::Result<Claim> {
     let (free, claimed): (bool, bool) = sqlx::query_as(
-        "with lock as (select pg_try_advisory_xact_lock(hashtextextended($1::text || ' ' || $2, 0)) as free),
-              claim as (insert into idempotency_keys (token_id, key, fingerprint, status, body, expires_at)
-                        select $1, $2, $3, 0, '', now() + $4::interval from lock where free
-                        on conflict (token_id, key) do update
+        "with lock as (select pg_try_advisory_xact_lock(hashtextextended($1 || ' ' || $2::text || ' ' || $3, 0)) as free),
+              claim as (insert into idempotency_keys (team_id, token_id, key, fingerprint, status, body, expires_at)
+                        select $1, $2, $3, $4, 0, '', now() + $5::interval from lock where free
+                        on conflict (team_id, token_id, key) do update
                             set fingerprint = excluded.fingerprint, status = 0, body = '', created_at = now(),
                                 expires_at = excluded.expires_at
                             where idempotency_keys.expires_at < now()
                         returning 1)
          select (select free from lock), exists (select 1 from claim)",
     )
+    .bind(team)
     .bind(owner)
     .bind(key)
     .bind(fingerprint)
@@ -61,8 +67,9 @@ pub async fn claim(
         return Ok(Claim::Claimed);
     }
     let stored = sqlx::query_as(
-        "select fingerprint, status, body from idempotency_keys where token_id = $1 and key = $2",
+        "select fingerprint, status, body from idempotency_keys where team_id = $1 and token_id = $2 and key = $3",
     )
+    .bind(team)
     .bind(owner)
     .bind(key)
     .fetch_one(conn)
@@ -73,12 +80,16 @@ pub async fn claim(
 /// Stores the response of the request that claimed the key, in the same transaction as its effect.
 pub async fn complete(
     conn: &mut PgConnection,
+    team: &str,
     token: Uuid,
     key: &str,
     status: u16,
     body: &[u8],
 ) -> sqlx::Result<()> {
-    sqlx::query("update idempotency_keys set status = $3, body = $4 where token_id = $1 and key = $2")
+    sqlx::query(
+        "update idempotency_keys set status = $4, body = $5 where team_id = $1 and token_id = $2 and key = $3",
+    )
+        .bind(team)
         .bind(token)
         .bind(key)
         .bind(i32::from(status))
@@ -90,7 +101,7 @@ pub async fn complete(
 
 /// Deletes expired keys; returns how many.
 pub async fn purge_expired(conn: &mut PgConnection) -> sqlx::Result<u64> {
-    Ok(sqlx::query("delete from idempotency_keys where expires_at < now()")
+    Ok(sqlx::query("-- across teams: housekeeping, every team's expired keys at once\ndelete from idempotency_keys where expires_at < now()")
         .execute(conn)
         .await?
         .rows_affected())

@@ -141,8 +141,8 @@ impl Api {
     /// What every write leaves behind, counted across the database: events (and the last seq),
     /// artifacts (and the sum of their revisions), versions, reviews, lockouts (and the active
     /// ones), assignments (and the active ones), escalations (and the open ones), tokens (and the
-    /// revoked ones), agents (and the sum of their update times), idempotency keys. Equal
-    /// footprints before and after a request mean it changed nothing.
+    /// revoked ones), agents (and the sum of their update times), idempotency keys, server-wide
+    /// tokens. Equal footprints before and after a request mean it changed nothing.
     pub async fn footprint(&self) -> Vec<i64> {
         sqlx::query_scalar(
             "select array[
@@ -155,7 +155,7 @@ impl Api {
                  (select count(*) from tokens), (select count(*) from tokens where revoked_at is not null),
                  (select count(*) from agents),
                  (select coalesce(sum(extract(epoch from updated_at) * 1000000), 0)::bigint from agents),
-                 (select count(*) from idempotency_keys)]",
+                 (select count(*) from idempotency_keys), (select count(*) from server_tokens)]",
         )
         .fetch_one(&self.pool)
         .await

@@ -92,19 +92,19 @@ macro_rules! artifact_json {
         concat!(
             "(select json_build_object(
                  'artifact', to_json(a),
-                 'current', (select to_json(v) from versions v where v.artifact_id = a.id and v.number = a.current_version),
+                 'current', (select to_json(v) from versions v where v.team_id = a.team_id and v.artifact_id = a.id and v.number = a.current_version),
                  'contributors', coalesce((select json_agg(c order by c.position) from version_contributors c
-                                           where c.artifact_id = a.id and c.number = a.current_version), '[]'),
+                                           where c.team_id = a.team_id and c.artifact_id = a.id and c.number = a.current_version), '[]'),
                  'cycle_reviews', coalesce((select json_agg(r order by r.id) from reviews r
-                                            join versions v on v.artifact_id = r.artifact_id and v.number = r.number
-                                            where r.artifact_id = a.id and v.cycle = a.cycle), '[]'),
+                                            join versions v on v.team_id = r.team_id and v.artifact_id = r.artifact_id and v.number = r.number
+                                            where r.team_id = a.team_id and r.artifact_id = a.id and v.cycle = a.cycle), '[]'),
                  'lockouts', coalesce((select json_agg(x order by x.agent_id) from
                                            (select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
-                                            from lockouts l join reviews r on r.id = l.review_id
-                                            where l.artifact_id = a.id and l.cleared_at is null) x), '[]'),
-                 'assignment', (select to_json(s) from assignments s where s.artifact_id = a.id and s.ended_at is null),
+                                            from lockouts l join reviews r on r.team_id = l.team_id and r.id = l.review_id
+                                            where l.team_id = a.team_id and l.artifact_id = a.id and l.cleared_at is null) x), '[]'),
+                 'assignment', (select to_json(s) from assignments s where s.team_id = a.team_id and s.artifact_id = a.id and s.ended_at is null),
                  'escalation', (select json_build_object('id', e.id, 'artifact', a.key, 'opened_at', e.opened_at, 'details', e.details)
-                                from escalations e where e.artifact_id = a.id and e.resolved_at is null))
+                                from escalations e where e.team_id = a.team_id and e.artifact_id = a.id and e.resolved_at is null))
              from artifacts a where a.team_id = t.id and a.key = ",
             $key,
             ")"
@@ -125,7 +125,7 @@ macro_rules! locked_paths_json {
              then coalesce((select json_agg(json_build_object('id', p.id, 'artifact', p.key, 'paths', p.paths) order by p.key)
                             from artifacts p where p.team_id = t.id and p.paths <> '{}' and p.state <> 'abandoned'), '[]')
              else coalesce((select json_agg(json_build_object('id', p.id, 'artifact', p.key, 'paths', p.paths) order by p.key)
-                            from lockouts l join artifacts p on p.id = l.artifact_id
+                            from lockouts l join artifacts p on p.team_id = l.team_id and p.id = l.artifact_id
                             where l.team_id = t.id and l.agent_id = ",
             $agent,
             " and l.cleared_at is null and p.state <> 'abandoned'), '[]') end"
@@ -205,10 +205,10 @@ pub async fn versions(
         "select coalesce((select json_agg(x order by x.number) from
                     (select v.number, v.cycle, v.author, v.git_ref, v.summary, v.submitted_at,
                          coalesce((select json_agg(c order by c.position) from version_contributors c
-                                   where c.artifact_id = v.artifact_id and c.number = v.number), '[]') as contributors,
+                                   where c.team_id = v.team_id and c.artifact_id = v.artifact_id and c.number = v.number), '[]') as contributors,
                          coalesce((select json_agg(r order by r.id) from reviews r
-                                   where r.artifact_id = v.artifact_id and r.number = v.number), '[]') as reviews
-                     from versions v where v.artifact_id = a.id and v.number > $3 order by v.number limit $4) x), '[]')
+                                   where r.team_id = v.team_id and r.artifact_id = v.artifact_id and r.number = v.number), '[]') as reviews
+                     from versions v where v.team_id = a.team_id and v.artifact_id = a.id and v.number > $3 order by v.number limit $4) x), '[]')
          from artifacts a where a.team_id = $1 and a.key = $2",
     )
     .bind(team)
@@ -229,7 +229,8 @@ pub async fn active_lockouts(
 ) -> sqlx::Result<Vec<LockoutRow>> {
     sqlx::query_as(
         "select a.key as artifact, l.agent_id, l.number, r.reason, r.reviewer, l.locked_at
-         from lockouts l join artifacts a on a.id = l.artifact_id join reviews r on r.id = l.review_id
+         from lockouts l join artifacts a on a.team_id = l.team_id and a.id = l.artifact_id
+         join reviews r on r.team_id = l.team_id and r.id = l.review_id
          where l.team_id = $1 and l.cleared_at is null
            and ($2::text is null or a.key = $2) and ($3::text is null or l.agent_id = $3)
          order by a.key, l.agent_id",
@@ -249,7 +250,7 @@ pub async fn open_escalations(
     limit: i64,
 ) -> sqlx::Result<Vec<EscalationRow>> {
     sqlx::query_as(
-        "select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.id = e.artifact_id
+        "select e.id, a.key as artifact, e.opened_at, e.details from escalations e join artifacts a on a.team_id = e.team_id and a.id = e.artifact_id
          where e.team_id = $1 and e.resolved_at is null and e.id > $2
          order by e.id limit $3",
     )
@@ -275,8 +276,8 @@ pub async fn list(
         artifact_columns!(),
         " from artifacts a where a.team_id = $1 and ($2::text is null or a.state = $2)
            and ($3::text is null
-                or exists (select 1 from versions v where v.artifact_id = a.id and v.author = $3)
-                or exists (select 1 from lockouts l where l.artifact_id = a.id and l.agent_id = $3 and l.cleared_at is null))
+                or exists (select 1 from versions v where v.team_id = a.team_id and v.artifact_id = a.id and v.author = $3)
+                or exists (select 1 from lockouts l where l.team_id = a.team_id and l.artifact_id = a.id and l.agent_id = $3 and l.cleared_at is null))
            and ($4::text is null or a.key > $4)
          order by a.key limit $5"
     ))

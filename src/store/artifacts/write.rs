@@ -95,15 +95,17 @@ pub struct ArtifactUpdate<'a> {
 /// Writes the change and returns the artifact's row as it now is.
 pub async fn update(
     conn: &mut PgConnection,
+    team: &str,
     artifact: i64,
     u: ArtifactUpdate<'_>,
 ) -> sqlx::Result<ArtifactRow> {
     sqlx::query_as(concat!(
-        "update artifacts set state = $2, cycle = $3, current_version = $4, pending_remedy = $5,
+        "update artifacts set state = $3, cycle = $4, current_version = $5, pending_remedy = $6,
              revision = revision + 1, updated_at = now()
-         where id = $1 returning ",
+         where team_id = $1 and id = $2 returning ",
         artifact_columns!()
     ))
+    .bind(team)
     .bind(artifact)
     .bind(u.state)
     .bind(u.cycle)
@@ -115,11 +117,12 @@ pub async fn update(
 
 /// Marks a change that leaves state and remedy as they are (an approval short of the
 /// required count, a lifted lockout); returns the artifact's row as it now is.
-pub async fn touch(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<ArtifactRow> {
+pub async fn touch(conn: &mut PgConnection, team: &str, artifact: i64) -> sqlx::Result<ArtifactRow> {
     sqlx::query_as(concat!(
-        "update artifacts set revision = revision + 1, updated_at = now() where id = $1 returning ",
+        "update artifacts set revision = revision + 1, updated_at = now() where team_id = $1 and id = $2 returning ",
         artifact_columns!()
     ))
+    .bind(team)
     .bind(artifact)
     .fetch_one(conn)
     .await
@@ -192,10 +195,12 @@ pub async fn insert_lockouts(
 }
 
 /// R8: approval ends the cycle and clears every lockout; the rows stay as history.
-pub async fn clear_lockouts(conn: &mut PgConnection, artifact: i64) -> sqlx::Result<()> {
+pub async fn clear_lockouts(conn: &mut PgConnection, team: &str, artifact: i64) -> sqlx::Result<()> {
     sqlx::query(
-        "update lockouts set cleared_at = now(), cleared_by = 'approval' where artifact_id = $1 and cleared_at is null",
+        "update lockouts set cleared_at = now(), cleared_by = 'approval'
+         where team_id = $1 and artifact_id = $2 and cleared_at is null",
     )
+    .bind(team)
     .bind(artifact)
     .execute(conn)
     .await?;
@@ -205,14 +210,16 @@ pub async fn clear_lockouts(conn: &mut PgConnection, artifact: i64) -> sqlx::Res
 /// R10: the user lifts one agent's lockout.
 pub async fn lift_lockout(
     conn: &mut PgConnection,
+    team: &str,
     artifact: i64,
     agent: &str,
     reason: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "update lockouts set cleared_at = now(), cleared_by = 'lift', lift_reason = $3
-         where artifact_id = $1 and agent_id = $2 and cleared_at is null",
+        "update lockouts set cleared_at = now(), cleared_by = 'lift', lift_reason = $4
+         where team_id = $1 and artifact_id = $2 and agent_id = $3 and cleared_at is null",
     )
+    .bind(team)
     .bind(artifact)
     .bind(agent)
     .bind(reason)
@@ -245,10 +252,17 @@ pub async fn insert_assignment(
 }
 
 /// Ends the active assignment: `version` when the assignee wrote it, or `released`.
-pub async fn end_assignment(conn: &mut PgConnection, artifact: i64, ended_by: &str) -> sqlx::Result<()> {
+pub async fn end_assignment(
+    conn: &mut PgConnection,
+    team: &str,
+    artifact: i64,
+    ended_by: &str,
+) -> sqlx::Result<()> {
     sqlx::query(
-        "update assignments set ended_at = now(), ended_by = $2 where artifact_id = $1 and ended_at is null",
+        "update assignments set ended_at = now(), ended_by = $3
+         where team_id = $1 and artifact_id = $2 and ended_at is null",
     )
+    .bind(team)
     .bind(artifact)
     .bind(ended_by)
     .execute(conn)
@@ -277,13 +291,18 @@ pub async fn open_escalation(
 
 pub async fn resolve_escalation(
     conn: &mut PgConnection,
+    team: &str,
     artifact: i64,
     resolution: &Value,
 ) -> sqlx::Result<()> {
-    sqlx::query("update escalations set resolved_at = now(), resolution = $2 where artifact_id = $1 and resolved_at is null")
-        .bind(artifact)
-        .bind(resolution)
-        .execute(conn)
-        .await?;
+    sqlx::query(
+        "update escalations set resolved_at = now(), resolution = $3
+         where team_id = $1 and artifact_id = $2 and resolved_at is null",
+    )
+    .bind(team)
+    .bind(artifact)
+    .bind(resolution)
+    .execute(conn)
+    .await?;
     Ok(())
 }
