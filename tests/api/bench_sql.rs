@@ -27,28 +27,41 @@ use crate::common::{ADMIN, Api, Reply};
 // ---------------------------------------------------------------------------------------------
 // What the service sends: a proxy that reads the frontend's messages.
 
+/// A statement as the service sent it: its text and the types (oids) it declared for its
+/// parameters (none for a simple query).
+#[derive(Clone, Debug)]
+pub struct Sent {
+    pub sql: String,
+    pub types: Vec<u32>,
+}
+
 /// Every statement executed through the proxy, in order.
 #[derive(Clone, Default)]
-struct Log(Arc<Mutex<Vec<String>>>);
+pub struct Log(Arc<Mutex<Vec<Sent>>>);
 
 impl Log {
-    fn push(&self, sql: String) {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(sql);
+    fn push(&self, sql: String, types: Vec<u32>) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(Sent { sql, types });
     }
 
     fn take(&self) -> Vec<String> {
+        self.take_sent().into_iter().map(|s| s.sql).collect()
+    }
+
+    /// Every statement sent since the last take, with its parameters' types.
+    pub fn take_sent(&self) -> Vec<Sent> {
         std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 }
 
 /// A pool for the service whose connections go through a recording proxy to the test database.
-struct Wire {
-    pool: PgPool,
-    log: Log,
+pub struct Wire {
+    pub pool: PgPool,
+    pub log: Log,
 }
 
 impl Wire {
-    async fn start(pool: &PgPool) -> Wire {
+    pub async fn start(pool: &PgPool) -> Wire {
         let direct = pool.connect_options();
         let upstream = format!("{}:{}", direct.get_host(), direct.get_port());
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -90,7 +103,7 @@ async fn relay(client: TcpStream, upstream: &str, log: Log) -> std::io::Result<(
         let _ = tokio::io::copy(&mut from_server, &mut to_client).await;
         let _ = to_client.shutdown().await;
     });
-    let mut statements: HashMap<String, String> = HashMap::new();
+    let mut statements: HashMap<String, Sent> = HashMap::new();
     let mut portals: HashMap<String, String> = HashMap::new();
     // The startup packet (and an SSL or GSS request before it) has no type byte.
     let mut startup = true;
@@ -114,10 +127,17 @@ async fn relay(client: TcpStream, upstream: &str, log: Log) -> std::io::Result<(
                 let code = body.get(..4).map_or(0, |b| u32::from_be_bytes(b.try_into().unwrap()));
                 startup = code == SSL_REQUEST || code == GSSENC_REQUEST;
             }
-            Some(b'Q') => log.push(cstr(&body).0),
+            Some(b'Q') => log.push(cstr(&body).0, Vec::new()),
             Some(b'P') => {
                 let (name, rest) = cstr(&body);
-                statements.insert(name, cstr(rest).0);
+                let (sql, rest) = cstr(rest);
+                // An int16 count, then each parameter's type oid as an int32.
+                let count = rest.get(..2).map_or(0, |b| u16::from_be_bytes([b[0], b[1]]) as usize);
+                let types = (0..count)
+                    .filter_map(|i| rest.get(2 + 4 * i..6 + 4 * i))
+                    .map(|b| u32::from_be_bytes(b.try_into().unwrap()))
+                    .collect();
+                statements.insert(name, Sent { sql, types });
             }
             Some(b'B') => {
                 let (portal, rest) = cstr(&body);
@@ -125,8 +145,10 @@ async fn relay(client: TcpStream, upstream: &str, log: Log) -> std::io::Result<(
             }
             Some(b'E') => {
                 let portal = cstr(&body).0;
-                let statement = portals.get(&portal).and_then(|s| statements.get(s));
-                log.push(statement.cloned().unwrap_or_else(|| format!("<unknown portal {portal:?}>")));
+                match portals.get(&portal).and_then(|s| statements.get(s)) {
+                    Some(sent) => log.push(sent.sql.clone(), sent.types.clone()),
+                    None => log.push(format!("<unknown portal {portal:?}>"), Vec::new()),
+                }
             }
             _ => {}
         }

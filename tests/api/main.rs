@@ -22,5 +22,6 @@ mod security;
 mod snapshot;
 mod spec;
 mod teams;
+mod tenancy;
 mod tokens;
 mod typed_events;
