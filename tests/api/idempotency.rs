@@ -555,3 +555,32 @@ async fn a_rotated_admin_token_never_replays_its_predecessors_answers(pool: PgPo
     reply.expect(200, None);
     assert_not_replayed(&reply);
 }
+
+/// A key belongs to its token and to the team its request writes to: the server admin's key on
+/// two teams names two requests, each replayed on its own team only.
+#[sqlx::test]
+async fn a_key_belongs_to_the_team_it_was_sent_to(pool: PgPool) {
+    let api = crate::common::Api::new(pool);
+    api.team("alpha", Value::Null).await;
+    api.team("beta", Value::Null).await;
+    let key = [("idempotency-key", "add-rev")];
+    let body = json!({ "roles": ["tester"], "can_review": true, "can_author": false });
+    let mut first = Vec::new();
+    for team in ["alpha", "beta"] {
+        let path = format!("/v1/teams/{team}/agents/rev");
+        let reply = api.send_with(Method::PUT, &path, Some(ADMIN), Some(body.clone()), &key).await;
+        reply.expect(201, None);
+        assert_not_replayed(&reply);
+        first.push((path, reply));
+    }
+    for (path, reply) in first {
+        let again = api.send_with(Method::PUT, &path, Some(ADMIN), Some(body.clone()), &key).await;
+        assert_replay(&reply, &again);
+    }
+    let teams: Vec<String> =
+        sqlx::query_scalar("select team_id from idempotency_keys where key = 'add-rev' order by team_id")
+            .fetch_all(&api.pool)
+            .await
+            .unwrap();
+    assert_eq!(teams, ["alpha", "beta"]);
+}
