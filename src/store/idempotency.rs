@@ -29,8 +29,8 @@ pub enum Claim {
 /// creation or revocation): not a team id, which never is empty.
 pub const NO_TEAM: &str = "";
 
-/// Claims the key of the token `owner` for this request to `team`, in its transaction; or says that a request with the key is
-/// running, or returns what the first request with the key stored.
+/// Claims the key of the token `owner` for this request to `team`, in its transaction; or says
+/// that a request with the key is running, or returns what the first request with the key stored.
 ///
 /// The claim takes a transaction-scoped advisory lock on the key first, without waiting: a
 /// concurrent repeat of a request still running finds it taken and answers at once, instead of
