@@ -139,7 +139,7 @@ mod tests {
             id: Uuid::new_v4(),
             team_id: Some("alpha".into()),
             name: name.into(),
-            scope: "read".into(),
+            scope: crate::domain::Scope::Read,
             agent_id: None,
             created_at: chrono::Utc::now(),
         }

@@ -9,10 +9,11 @@ use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
-use crate::app::actor::{Actor, Scope};
+use crate::app::actor::Actor;
 use crate::app::teams;
 use crate::app::unit::{Outcome, Preconditions};
 use crate::config::{CheckArgs, DatabaseConfig, PoolConfig, TokenCreateArgs, TokenListArgs, TokenRevokeArgs};
+use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::error::Error;
 use crate::resources::CheckResult;
@@ -57,8 +58,12 @@ async fn on_database<T>(
 /// Creates a token straight in the database (a team's, or a server-wide admin token) and
 /// returns only its secret, to print once.
 pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
-    let scope = Scope::parse(&args.scope)
-        .ok_or_else(|| format!("--scope must be one of {}", Scope::ALL.map(Scope::as_str).join(", ")))?;
+    let scope = Scope::parse(&args.scope).ok_or_else(|| {
+        format!(
+            "--scope must be one of {}",
+            Scope::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        )
+    })?;
     let team = args.team.as_deref().map(team).transpose()?;
     if team.is_none() && (scope != Scope::Admin || args.agent.is_some()) {
         return Err("a server-wide token is an admin token: name a --team for any other scope".into());

@@ -34,8 +34,8 @@ use metrics::{Label, Unit, counter, describe_counter, describe_histogram, histog
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use crate::AppState;
+use crate::domain::ResolutionAction;
 use crate::domain::{Code, Verdict};
-use crate::resources::ResolutionAction;
 use crate::store::Db;
 
 pub const HTTP_REQUESTS: &str = "reviewlock_http_requests_total";

@@ -6,21 +6,21 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::app::actor::Scope;
 use crate::domain::{
-    Code, Contributor, Evidence, Grounds, PendingRemedy, Policy, Remedy, RemedyAction, ReviewKind, State,
-    Verdict,
+    AgentId, AgentKind, ArtifactKey, AssignedBy, Code, Contributor, Evidence, Grounds, PendingRemedy, Policy,
+    Remedy, ResolutionAction, ReviewKind, Scope, State, Verdict,
 };
 
 pub mod events;
+pub mod schemas;
 
 /// Create an artifact with its version 1, in review.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactInput {
     /// Team-unique: lowercase letters, digits, `-`, `_`, `.`, `/` (e.g. `src/auth.rs`, `pr-42`).
-    #[schema(max_length = 200, example = "auth")]
-    pub key: String,
+    #[schema(value_type = String, max_length = 200, example = "auth")]
+    pub key: ArtifactKey,
     #[schema(max_length = 200, example = "Authentication module")]
     pub title: String,
     /// Free label such as `module`, `config`, `pr`.
@@ -36,8 +36,8 @@ pub struct ArtifactInput {
     #[schema(max_items = 64, example = json!(["src/auth/**"]))]
     pub paths: Option<Vec<String>>,
     /// The agent writing version 1.
-    #[schema(example = "runtime-eng")]
-    pub author: String,
+    #[schema(value_type = String, example = "runtime-eng")]
+    pub author: AgentId,
     #[schema(max_items = 64)]
     pub contributors: Option<Vec<Contributor>>,
     /// Commit SHA, URL or content hash of version 1.
@@ -53,8 +53,8 @@ pub struct ArtifactInput {
 #[serde(deny_unknown_fields)]
 pub struct VersionInput {
     /// The assignee after a rejection; the current author for a supersede.
-    #[schema(example = "revision-eng")]
-    pub author: String,
+    #[schema(value_type = String, example = "revision-eng")]
+    pub author: AgentId,
     #[schema(max_items = 64)]
     pub contributors: Option<Vec<Contributor>>,
     #[serde(rename = "ref")]
@@ -68,8 +68,8 @@ pub struct VersionInput {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewInput {
-    #[schema(example = "quality-reviewer")]
-    pub reviewer: String,
+    #[schema(value_type = String, example = "quality-reviewer")]
+    pub reviewer: AgentId,
     pub verdict: Verdict,
     /// When given, must equal the version's `ref` (R2).
     #[serde(rename = "ref")]
@@ -89,29 +89,10 @@ pub struct ReviewInput {
 #[serde(deny_unknown_fields)]
 pub struct AssignmentInput {
     /// The agent who will write the next version: not locked out (R5).
-    #[schema(example = "revision-eng")]
-    pub agent: String,
+    #[schema(value_type = String, example = "revision-eng")]
+    pub agent: AgentId,
     #[schema(max_length = 10000, example = "Takes over after the quality rejection.")]
     pub note: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum ResolutionAction {
-    Assign,
-    Abandon,
-}
-
-impl ResolutionAction {
-    pub const ALL: [ResolutionAction; 2] = [ResolutionAction::Assign, ResolutionAction::Abandon];
-
-    /// As JSON spells it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ResolutionAction::Assign => "assign",
-            ResolutionAction::Abandon => "abandon",
-        }
-    }
 }
 
 /// The user's resolution of a deadlock (R9).
@@ -120,8 +101,8 @@ impl ResolutionAction {
 pub struct ResolutionInput {
     pub action: ResolutionAction,
     /// For `assign`: an agent who is not locked out.
-    #[schema(example = "new-eng")]
-    pub agent: Option<String>,
+    #[schema(value_type = Option<String>, example = "new-eng")]
+    pub agent: Option<AgentId>,
     #[schema(max_length = 10000, example = "A fresh engineer joined the team for this.")]
     pub reason: String,
 }
@@ -139,11 +120,11 @@ pub struct LiftInput {
 #[serde(deny_unknown_fields)]
 pub struct CheckInput {
     /// The agent about to write. An `agent` token may leave it out: it asks for its own agent.
-    #[schema(example = "runtime-eng")]
-    pub agent: Option<String>,
+    #[schema(value_type = Option<String>, example = "runtime-eng")]
+    pub agent: Option<AgentId>,
     /// An artifact key: would a version authored by the agent be accepted now?
-    #[schema(example = "auth")]
-    pub artifact: Option<String>,
+    #[schema(value_type = Option<String>, example = "auth")]
+    pub artifact: Option<ArtifactKey>,
     /// File paths, repository-relative with `/` separators, matched against the `paths` globs of
     /// the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
     /// for an agent that may not author, every artifact (`not_an_author`). A file no artifact
@@ -162,8 +143,7 @@ pub struct Denial {
     pub artifact: Option<String>,
     /// Why: for a path, `agent_locked_out` or `not_an_author`; for the agent, `invalid_agent`;
     /// for an artifact, the code `POST …/versions` would answer.
-    #[schema(value_type = Code)]
-    pub code: String,
+    pub code: Code,
     #[schema(example = "runtime-eng is locked out of 'auth' (rejected version 1)")]
     pub detail: String,
 }
@@ -245,8 +225,7 @@ pub struct Assignment {
     #[schema(required = true, example = "Takes over after the quality rejection.")]
     pub note: Option<String>,
     /// `coordinator`, or `user` for a deadlock resolution.
-    #[schema(example = "coordinator")]
-    pub assigned_by: String,
+    pub assigned_by: AssignedBy,
     pub assigned_at: DateTime<Utc>,
 }
 
@@ -317,7 +296,7 @@ pub struct ArtifactStatus {
     pub lockouts: Vec<Lockout>,
     #[schema(required = true)]
     pub assignment: Option<Assignment>,
-    #[schema(value_type = Option<PendingRemedySchema>, required = true)]
+    #[schema(required = true)]
     pub pending_remedy: Option<PendingRemedy>,
     /// Agents who may be assigned the next revision now.
     #[schema(example = json!(["quality-eng", "revision-eng"]))]
@@ -441,13 +420,6 @@ pub struct Team {
     pub updated_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum AgentKind {
-    Ai,
-    Human,
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Agent {
     #[schema(example = "revision-eng")]
@@ -495,8 +467,7 @@ pub struct Token {
     pub id: uuid::Uuid,
     #[schema(example = "orchestrator")]
     pub name: String,
-    #[schema(value_type = Scope)]
-    pub scope: String,
+    pub scope: Scope,
     /// The agent an `agent` token acts as; absent for other scopes.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
@@ -513,21 +484,4 @@ pub struct CreatedToken {
     /// the request (same `Idempotency-Key`) answers 200 with the token without it.
     #[schema(example = "rl_5f0c3a9e1b7d4c2a8e6f0b1d3c5a7e9f")]
     pub token: String,
-}
-
-// How `domain::PendingRemedy` (a remedy flattened beside who asked for it) is sent, described for
-// the spec: a remedy closed to unknown fields cannot be the part of an `allOf`.
-/// The remedy of the rejection that opened the current revision, with who asked for it.
-#[derive(ToSchema)]
-#[schema(as = PendingRemedy)]
-#[allow(dead_code)]
-pub struct PendingRemedySchema {
-    action: RemedyAction,
-    #[schema(required = true, example = "revision-eng")]
-    agent: Option<String>,
-    expertise: Vec<String>,
-    #[schema(example = "quality-reviewer")]
-    reviewer: String,
-    #[schema(example = "Error handling is missing.")]
-    reason: String,
 }

@@ -1,54 +1,10 @@
 //! Who acts: the token behind a request, as the use cases see it, and what its scope allows
 //! (PROTOCOL §5). How a request proves it (bearer tokens) is `auth`'s and `http`'s business.
 
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 use uuid::Uuid;
 
+use crate::domain::Scope;
 use crate::error::Error;
-
-/// What a token may do. `read` ⊂ `coordinator` ⊂ `admin`; `user` is `read` plus resolving
-/// escalations and lifting lockouts; `agent` is `read` plus acting as its one agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Scope {
-    Read,
-    Coordinator,
-    User,
-    Admin,
-    /// Bound to one agent: it may submit versions that agent authors, reviews it gives and
-    /// checks about it, and read its team.
-    Agent,
-}
-
-impl Scope {
-    pub const ALL: [Scope; 5] = [Scope::Read, Scope::Coordinator, Scope::User, Scope::Admin, Scope::Agent];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Read => "read",
-            Scope::Coordinator => "coordinator",
-            Scope::User => "user",
-            Scope::Admin => "admin",
-            Scope::Agent => "agent",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Scope> {
-        Scope::ALL.into_iter().find(|x| x.as_str() == s)
-    }
-
-    /// Whether a token of this scope may do what `needed` guards.
-    pub fn allows(self, needed: Scope) -> bool {
-        match needed {
-            Scope::Read => true,
-            Scope::Coordinator => matches!(self, Scope::Coordinator | Scope::Admin),
-            Scope::Admin => self == Scope::Admin,
-            Scope::User => self == Scope::User,
-            Scope::Agent => self == Scope::Agent,
-        }
-    }
-}
 
 /// Who acts: the token that authenticated the request.
 #[derive(Debug, Clone)]

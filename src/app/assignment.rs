@@ -2,10 +2,11 @@
 
 use serde_json::json;
 
-use crate::app::actor::{Actor, Scope};
+use crate::app::actor::Actor;
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
-use crate::domain::{self, Code, State};
+use crate::domain::Scope;
+use crate::domain::{self, AssignedBy, AssignmentEnd, Code, State};
 use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result, ResultExt};
 use crate::resources::{ArtifactStatus, AssignmentInput};
@@ -28,18 +29,19 @@ pub async fn assign(
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         domain::decide_assignment(&a.rules, &a.roster, a.policy, &input.agent)?;
         let (id, cycle, note) = (a.id(), a.rules.cycle, input.note.as_deref());
-        let assignment = store::insert_assignment(tx, team, id, cycle, &input.agent, note, "coordinator")
-            .await
-            .on_constraint("assignments_one_active", || {
-                Error::refused(Code::InvalidState, "the artifact already has an active assignment")
-            })?;
+        let assignment =
+            store::insert_assignment(tx, team, id, cycle, &input.agent, note, AssignedBy::Coordinator)
+                .await
+                .on_constraint("assignments_one_active", || {
+                    Error::refused(Code::InvalidState, "the artifact already has an active assignment")
+                })?;
         a.loaded.assignment = Some(assignment);
         a.set_state(tx, State::InRevision).await?;
         let data = json!({ "agent": input.agent, "note": input.note, "state": State::InRevision });
         let event = NewEvent {
             artifact: Some(key),
             kind: "assignment.created",
-            actor: Some(input.agent.clone()),
+            actor: Some(input.agent.to_string()),
             data,
         };
         Ok(Done::new(Change::Created, a.status(), event))
@@ -60,7 +62,7 @@ pub async fn release(
         let tx = &mut w.tx;
         let mut a = ArtifactWrite::open(tx, team, key, pre.if_match.as_deref()).await?;
         let released = domain::decide_release(&a.rules)?;
-        store::end_assignment(tx, team, a.id(), "released").await?;
+        store::end_assignment(tx, team, a.id(), AssignmentEnd::Released).await?;
         a.loaded.assignment = None;
         a.set_state(tx, State::ChangesRequested).await?;
         let data = json!({ "agent": released, "state": State::ChangesRequested });

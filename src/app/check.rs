@@ -1,7 +1,8 @@
 //! The question a hook asks before a write: may this agent write this artifact, or these files?
 
-use crate::app::actor::{Actor, Scope, team_not_found};
+use crate::app::actor::{Actor, team_not_found};
 use crate::app::globs::{self, Coverage};
+use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::domain::{self, Credits, Refusal};
 use crate::error::{Error, Result};
@@ -44,12 +45,12 @@ pub async fn check(
     // An agent that is not an active member of the team is refused whatever it would write.
     let Some(agent) = snapshot.roster.get(&asking).filter(|a| a.active) else {
         let refusal = domain::decide_author(None, &asking).unwrap_err();
-        let denial = Denial { artifact: None, code: refusal.code.as_str().into(), detail: refusal.detail };
+        let denial = Denial { artifact: None, code: refusal.code, detail: refusal.detail };
         return Ok(CheckResult { allowed: false, denials: vec![denial] });
     };
     let denial = |artifact: &str, refusal: Refusal| Denial {
         artifact: Some(artifact.to_owned()),
-        code: refusal.code.as_str().into(),
+        code: refusal.code,
         detail: refusal.detail,
     };
     let mut denials = Vec::new();

@@ -73,7 +73,7 @@ pub async fn create(
         let event = NewEvent {
             artifact: Some(&input.key),
             kind: "artifact.created",
-            actor: Some(input.author.clone()),
+            actor: Some(input.author.to_string()),
             data,
         };
         Ok(Done::new(Change::Created, views::status(loaded, now.policy, &now.roster), event))

@@ -8,8 +8,9 @@ use std::time::Duration;
 use futures_util::Stream;
 use tokio::time::Instant;
 
-use crate::app::actor::{Actor, Scope, team_not_found};
+use crate::app::actor::{Actor, team_not_found};
 use crate::app::reads::{Fetched, Tagged, list_etag};
+use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::error::{Error, Result};
 use crate::resources::{Event, TokenRef};

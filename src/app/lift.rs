@@ -2,10 +2,11 @@
 
 use serde_json::json;
 
-use crate::app::actor::{Actor, Scope};
+use crate::app::actor::Actor;
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::domain;
+use crate::domain::Scope;
 use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::resources::ArtifactStatus;

@@ -3,9 +3,10 @@
 
 use sqlx::PgConnection;
 
-use crate::app::actor::{Actor, Scope, team_not_found};
+use crate::app::actor::{Actor, team_not_found};
 use crate::app::artifact::{artifact_not_found, etag};
 use crate::app::views;
+use crate::domain::Scope;
 use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result};
 use crate::resources::{ArtifactStatus, ArtifactSummary, Escalation, Lockout, Version};

@@ -2,14 +2,16 @@
 
 use serde_json::json;
 
-use crate::app::actor::{Actor, Scope};
+use crate::app::actor::Actor;
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
+use crate::domain::Scope;
 use crate::domain::{self, Resolution};
 use crate::domain::{ArtifactKey, TeamId};
+use crate::domain::{AssignedBy, ResolutionAction};
 use crate::error::{Error, Result};
 use crate::metrics::Counted;
-use crate::resources::{ArtifactStatus, ResolutionAction, ResolutionInput};
+use crate::resources::{ArtifactStatus, ResolutionInput};
 use crate::store::Db;
 use crate::store::artifacts as store;
 use crate::store::events::NewEvent;
@@ -42,7 +44,7 @@ pub async fn resolve(
         if let Resolution::Assign(agent) = resolution {
             let reason = Some(input.reason.as_str());
             a.loaded.assignment =
-                Some(store::insert_assignment(tx, team, id, cycle, agent, reason, "user").await?);
+                Some(store::insert_assignment(tx, team, id, cycle, agent, reason, AssignedBy::User).await?);
         }
         a.set_state(tx, state).await?;
         let action = input.action.as_str();
@@ -52,8 +54,12 @@ pub async fn resolve(
         a.loaded.escalation = None;
         w.count(Counted::DeadlockResolved(input.action));
         let data = json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state });
-        let event =
-            NewEvent { artifact: Some(key), kind: "escalation.resolved", actor: input.agent.clone(), data };
+        let event = NewEvent {
+            artifact: Some(key),
+            kind: "escalation.resolved",
+            actor: input.agent.as_ref().map(ToString::to_string),
+            data,
+        };
         Ok(Done::new(Change::Updated, a.status(), event))
     })
     .await

@@ -101,7 +101,7 @@ pub async fn review(
             Verdict::Approve => "review.approved",
             Verdict::Reject => "review.rejected",
         };
-        let event = NewEvent { artifact: Some(key), kind, actor: Some(input.reviewer.clone()), data };
+        let event = NewEvent { artifact: Some(key), kind, actor: Some(input.reviewer.to_string()), data };
         let reply = ReviewOutcome { review: views::review(row), artifact: a.status() };
         Ok(Done::new(Change::Created, reply, event))
     })

@@ -7,7 +7,7 @@ use crate::app::actor::Actor;
 use crate::app::artifact::{ArtifactWrite, LOCKED_OUT_CREDIT, contributor_rows, locked_out_credit};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::app::views;
-use crate::domain::{self, Credits, State, VersionKind};
+use crate::domain::{self, AssignmentEnd, Credits, State, VersionKind};
 use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Result, ResultExt};
 use crate::resources::{Version, VersionInput};
@@ -43,7 +43,7 @@ pub async fn submit_version(
             .await
             .on_constraint(LOCKED_OUT_CREDIT, locked_out_credit)?;
         if outcome.kind == VersionKind::Revision {
-            store::end_assignment(tx, team, a.id(), "version").await?;
+            store::end_assignment(tx, team, a.id(), AssignmentEnd::Version).await?;
         }
         // A supersede keeps the cycle's pending remedy for the record; any other version ends it.
         let pending = a.rules.pending_remedy.as_ref().filter(|_| outcome.kind == VersionKind::Supersede);
@@ -66,7 +66,7 @@ pub async fn submit_version(
         let event = NewEvent {
             artifact: Some(key),
             kind: "version.submitted",
-            actor: Some(input.author.clone()),
+            actor: Some(input.author.to_string()),
             data,
         };
         let reply = views::version(row, &contributor_rows(&contributors), Vec::new());

@@ -3,12 +3,13 @@
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::app::actor::{Actor, Scope, team_not_found};
+use crate::app::actor::{Actor, team_not_found};
 use crate::app::reads::{Fetched, team_list};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::auth;
+use crate::domain::Scope;
 use crate::domain::{AgentId, TeamId};
-use crate::domain::{Code, Profile};
+use crate::domain::{AgentKind, Code, Profile};
 use crate::error::{Error, Result};
 use crate::resources::{Agent, CreatedToken, Team};
 use crate::store::agents::AgentRow;
@@ -83,7 +84,7 @@ pub async fn get_team(pool: &Db, actor: &Actor, id: &str) -> Result<TeamRow> {
 #[derive(Debug, Default)]
 pub struct AgentChanges {
     pub display_name: Option<String>,
-    pub kind: Option<String>,
+    pub kind: Option<AgentKind>,
     pub roles: Option<Vec<String>>,
     pub can_review: Option<bool>,
     pub can_author: Option<bool>,
@@ -112,7 +113,7 @@ pub async fn put_agent(
         let base = current.unwrap_or_else(|| AgentRow {
             id: id.to_string(),
             display_name: None,
-            kind: "ai".into(),
+            kind: AgentKind::Ai,
             roles: vec![],
             can_review: false,
             can_author: true,
@@ -123,7 +124,7 @@ pub async fn put_agent(
         });
         let agent = AgentRow {
             display_name: changes.display_name.clone().or(base.display_name),
-            kind: changes.kind.clone().unwrap_or(base.kind),
+            kind: changes.kind.unwrap_or(base.kind),
             roles: changes.roles.clone().unwrap_or(base.roles),
             can_review: changes.can_review.unwrap_or(base.can_review),
             can_author: changes.can_author.unwrap_or(base.can_author),
@@ -199,7 +200,7 @@ pub async fn create_token(
         }
         let secret = auth::new_secret();
         let token =
-            tokens::insert(tx, Some(team), name, scope.as_str(), agent, &auth::hash_secret(&secret)).await?;
+            tokens::insert(tx, Some(team), name, scope, agent, &auth::hash_secret(&secret)).await?;
         let data =
             json!({ "token_id": token.id, "name": token.name, "scope": token.scope, "agent": token.agent_id });
         let event = NewEvent { artifact: None, kind: "token.created", actor: None, data };
@@ -263,7 +264,7 @@ pub async fn create_server_token(
     unit::run(pool, actor, pre, None, async |w| {
         let secret = auth::new_secret();
         let hash = auth::hash_secret(&secret);
-        let token = tokens::insert(&mut w.tx, None, name, Scope::Admin.as_str(), None, &hash).await?;
+        let token = tokens::insert(&mut w.tx, None, name, Scope::Admin, None, &hash).await?;
         tracing::info!(token = %token.id, name = %token.name, by = %actor.token_name, "created a server-wide token");
         let info = crate::resources::Token::from(token);
         Done::server_wide(Change::Created, CreatedToken { info: info.clone(), token: secret })

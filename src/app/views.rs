@@ -2,8 +2,8 @@
 
 use crate::domain::{self, Contributor, Policy, Roster};
 use crate::resources::{
-    Agent, AgentKind, AgentLockout, ArtifactStatus, ArtifactSummary, Assignment, Escalation, Lockout, Review,
-    Team, Token, Version,
+    Agent, AgentLockout, ArtifactStatus, ArtifactSummary, Assignment, Escalation, Lockout, Review, Team,
+    Token, Version,
 };
 use crate::store::agents::{AgentLockoutRow, AgentRow};
 use crate::store::artifacts::{
@@ -124,7 +124,7 @@ impl From<AgentRow> for Agent {
         Agent {
             id: a.id,
             display_name: a.display_name,
-            kind: if a.kind == "human" { AgentKind::Human } else { AgentKind::Ai },
+            kind: a.kind,
             roles: a.roles,
             can_review: a.can_review,
             can_author: a.can_author,

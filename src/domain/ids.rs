@@ -22,6 +22,35 @@ macro_rules! id {
             pub fn as_str(&self) -> &str {
                 &self.0
             }
+
+            /// For the rules' tests, which name agents `A`, `B`, `C`.
+            #[cfg(test)]
+            #[allow(dead_code)]
+            pub(crate) fn unchecked(value: &str) -> $name {
+                $name(value.to_owned())
+            }
+
+            pub fn into_string(self) -> String {
+                self.0
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
         }
 
         impl<'de> serde::Deserialize<'de> for $name {

@@ -1,6 +1,6 @@
 //! The reviewer rejection lockout protocol as pure code: no IO, no database, no HTTP.
 //!
-//! `service` loads an [`Artifact`] and the team's [`Roster`] inside a transaction, asks one of
+//! `app` loads an [`Artifact`] and the team's [`Roster`] inside a transaction, asks one of
 //! the `decide_*` functions of [`rules`] what to do, and writes the returned outcome. Every rule
 //! of PROTOCOL §4 is enforced in `rules.rs`; this file holds the words it speaks in.
 
@@ -15,7 +15,6 @@ mod words;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
 pub use codes::Code;
 pub use ids::*;
@@ -24,7 +23,7 @@ pub use rules::*;
 pub use words::*;
 
 /// A team's policy (R11).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Policy {
     pub profile: Profile,
     /// How many distinct approvals close a version; at least 1.
@@ -63,10 +62,10 @@ impl Roster {
 }
 
 /// An agent credited on a version besides its author.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Contributor {
-    pub agent: String,
+    pub agent: AgentId,
     pub role: ContributorRole,
 }
 
@@ -99,20 +98,19 @@ impl Version {
 }
 
 /// What a rejecting reviewer asks for (R3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Remedy {
     pub action: RemedyAction,
     /// A recommended agent; it must not be locked out (R4).
-    pub agent: Option<String>,
+    pub agent: Option<AgentId>,
     /// For `escalate`: the tags the reviser must have, at least one.
     #[serde(default, deserialize_with = "null_as_empty")]
-    #[schema(max_items = 64)]
     pub expertise: Vec<String>,
 }
 
 /// The remedy of the rejection that opened the current revision, with who asked for it. (Its
-/// schema in the spec is `resources::PendingRemedySchema`: a flattened remedy closed to unknown
+/// schema in the spec is `resources::schemas::PendingRemedySchema`: a flattened remedy closed to unknown
 /// fields cannot be described as an `allOf`.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingRemedy {

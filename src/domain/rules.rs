@@ -50,13 +50,13 @@ pub fn decide_version(
         return Err(locked_out(credits.author, "author"));
     }
     for c in credits.contributors {
-        if artifact.lockouts.contains(&c.agent) {
+        if artifact.lockouts.contains(c.agent.as_str()) {
             return Err(locked_out(&c.agent, c.role.as_str()));
         }
     }
     // R11: under waza the rejecting reviewer takes no part in the immediate revision.
     if let Some(reviewer) = excluded_reviewer(artifact, policy)
-        && (credits.author == reviewer || credits.contributors.iter().any(|c| c.agent == reviewer))
+        && (credits.author == reviewer || credits.contributors.iter().any(|c| c.agent == *reviewer))
     {
         return Err(Refusal::new(
             Code::RejectingReviewerExcluded,
@@ -99,7 +99,7 @@ pub fn decide_version(
 }
 
 /// The grounds of a waza rejection (R11): all four are required under that profile.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Evidence {
     pub counter_evidence: Option<String>,

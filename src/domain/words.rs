@@ -1,16 +1,15 @@
 //! The protocol's closed sets of words. Each is one enum, spelled the same everywhere: in JSON,
-//! in the database (as text) and in the spec. Reading a word the code does not know is an error,
-//! never a default.
+//! in the database (as text, `store::words`) and in the spec (`resources::schemas`). Reading a
+//! word the code does not know is an error, never a default.
 
-/// Defines an enum of words with `as_str`, `parse` and `ALL`; serde and the spec use the same
-/// spelling.
+/// Defines an enum of words with `as_str`, `parse`, `ALL` and `DOC` (its doc comment, line by
+/// line, for the spec); serde uses the same spelling, the database too (`store::words`).
 macro_rules! words {
-    ($(#[$meta:meta])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal,)* }) => {
-        $(#[$meta])*
+    ($(#[doc = $doc:literal])* pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal,)* }) => {
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[derive(serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
-        // The spec reads `rename_all` (it does not see a `rename` this macro would pass on); the
-        // test below holds each `$text` to it.
+        #[derive(serde::Serialize, serde::Deserialize)]
+        // serde reads `rename_all`; the test below holds each `$text` to it.
         #[serde(rename_all = "snake_case")]
         pub enum $name {
             $($(#[$vmeta])* $variant,)*
@@ -18,6 +17,9 @@ macro_rules! words {
 
         impl $name {
             pub const ALL: &[$name] = &[$($name::$variant,)*];
+
+            /// The enum's doc comment, a line each.
+            pub const DOC: &[&str] = &[$($doc,)*];
 
             pub fn as_str(self) -> &'static str {
                 match self {
@@ -110,6 +112,72 @@ words! {
     }
 }
 
+words! {
+    /// What a token may do. `read` ⊂ `coordinator` ⊂ `admin`; `user` is `read` plus resolving
+    /// escalations and lifting lockouts; `agent` is `read` plus acting as its one agent.
+    pub enum Scope {
+        Read = "read",
+        Coordinator = "coordinator",
+        User = "user",
+        Admin = "admin",
+        /// Bound to one agent: it may submit versions that agent authors, reviews it gives and
+        /// checks about it, and read its team.
+        Agent = "agent",
+    }
+}
+
+impl Scope {
+    /// Whether a token of this scope may do what `needed` guards.
+    pub fn allows(self, needed: Scope) -> bool {
+        match needed {
+            Scope::Read => true,
+            Scope::Coordinator => matches!(self, Scope::Coordinator | Scope::Admin),
+            Scope::Admin => self == Scope::Admin,
+            Scope::User => self == Scope::User,
+            Scope::Agent => self == Scope::Agent,
+        }
+    }
+}
+
+words! {
+    pub enum AgentKind {
+        Ai = "ai",
+        Human = "human",
+    }
+}
+
+words! {
+    pub enum ResolutionAction {
+        Assign = "assign",
+        Abandon = "abandon",
+    }
+}
+
+words! {
+    /// Who assigned an agent the revision: the coordinator (R5), or the user resolving a
+    /// deadlock (R9).
+    pub enum AssignedBy {
+        Coordinator = "coordinator",
+        User = "user",
+    }
+}
+
+words! {
+    /// What ended an assignment: the assignee's version, or its release.
+    pub enum AssignmentEnd {
+        Version = "version",
+        Released = "released",
+    }
+}
+
+words! {
+    /// What cleared a lockout: an approved revision (R8), or the user's early lift (R10).
+    pub enum LockoutEnd {
+        Approval = "approval",
+        Lift = "lift",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +200,11 @@ mod tests {
         spelled_alike(ReviewKind::ALL);
         spelled_alike(Grounds::ALL);
         spelled_alike(Code::ALL);
+        spelled_alike(Scope::ALL);
+        spelled_alike(AgentKind::ALL);
+        spelled_alike(ResolutionAction::ALL);
+        spelled_alike(AssignedBy::ALL);
+        spelled_alike(AssignmentEnd::ALL);
+        spelled_alike(LockoutEnd::ALL);
     }
 }

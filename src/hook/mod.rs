@@ -233,7 +233,7 @@ mod tests {
     fn a_denial_names_the_artifact_the_reason_and_the_way_forward() {
         let denials = [Denial {
             artifact: Some("auth".into()),
-            code: "agent_locked_out".into(),
+            code: crate::domain::Code::AgentLockedOut,
             detail: "'src/auth/a.rs' belongs to artifact 'auth', which agent 'a' is locked out of".into(),
         }];
         let reason = denied(Some("a"), &denials);

@@ -18,8 +18,9 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 
 use crate::AppState;
-use crate::app::actor::{Actor, Scope};
+use crate::app::actor::Actor;
 use crate::auth::{Cached, hash_secret};
+use crate::domain::Scope;
 use crate::error::Error;
 use crate::http::extract::BODY_LIMIT;
 use crate::http::preconditions;
@@ -119,13 +120,12 @@ async fn authenticate(
         }
     };
     let token = token.ok_or(Error::Unauthenticated)?;
-    let scope = Scope::parse(&token.scope).ok_or(Error::Unauthenticated)?;
     rate_limit(state, &hash)?;
     Ok(Actor {
         token_id: Some(token.id),
         token_name: token.name,
         team: token.team_id,
-        scope,
+        scope: token.scope,
         agent: token.agent_id,
         key_owner: token.id,
     })

@@ -9,12 +9,13 @@ use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::teams::{self, AgentChanges};
 use crate::app::unit::Preconditions;
+use crate::domain::AgentKind;
 use crate::domain::{AgentId, TeamId};
 use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, paginate};
 use crate::http::preconditions::{self, reply};
-use crate::resources::{Agent, AgentDetail, AgentKind, AgentPage};
+use crate::resources::{Agent, AgentDetail, AgentPage};
 use crate::validate::{Fields, MAX_NAME, MAX_TAG};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -69,7 +70,7 @@ async fn put_agent(
     fields.finish()?;
     let changes = AgentChanges {
         display_name: input.display_name,
-        kind: input.kind.map(|k| if k == AgentKind::Human { "human" } else { "ai" }.to_owned()),
+        kind: input.kind,
         roles: input.roles,
         can_review: input.can_review,
         can_author: input.can_author,

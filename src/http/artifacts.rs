@@ -29,18 +29,12 @@ pub(crate) const MAX_REF: usize = 500;
 /// The fields every version carries, validated the same way on create and on a new version.
 pub(crate) fn version_fields(
     fields: &mut Fields,
-    author: &str,
     contributors: Option<&[Contributor]>,
     git_ref: Option<&str>,
     summary: Option<&str>,
 ) {
-    fields.slug("author", author);
-    let contributors = contributors.unwrap_or_default();
-    if contributors.len() > MAX_LIST {
+    if contributors.unwrap_or_default().len() > MAX_LIST {
         fields.add("contributors", format!("must have at most {MAX_LIST} items"));
-    }
-    for (i, c) in contributors.iter().enumerate() {
-        fields.slug(&format!("contributors[{i}].agent"), &c.agent);
     }
     fields.opt_text("ref", git_ref, MAX_REF);
     fields.opt_text("summary", summary, MAX_TEXT);
@@ -62,12 +56,10 @@ async fn create_artifact(
     Json(input): Json<ArtifactInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
-    fields.key("key", &input.key);
     fields.text("title", &input.title, MAX_NAME);
     fields.opt_text("kind", input.kind.as_deref(), MAX_TAG);
     version_fields(
         &mut fields,
-        &input.author,
         input.contributors.as_deref(),
         input.git_ref.as_deref(),
         input.summary.as_deref(),

@@ -37,7 +37,6 @@ async fn assign(
     Json(input): Json<AssignmentInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
-    fields.slug("agent", &input.agent);
     fields.opt_text("note", input.note.as_deref(), MAX_TEXT);
     fields.finish()?;
     Ok(reply(assignment::assign(&state.pool, &actor, &pre, &team, &key, input).await?))
@@ -75,9 +74,6 @@ async fn resolve(
     Json(input): Json<ResolutionInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
-    if let Some(agent) = &input.agent {
-        fields.slug("agent", agent);
-    }
     fields.text("reason", &input.reason, MAX_TEXT);
     fields.finish()?;
     Ok(reply(resolution::resolve(&state.pool, &actor, &pre, &team, &key, input).await?))

@@ -10,7 +10,6 @@ use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::resources::{CheckInput, CheckResult};
-use crate::validate::Fields;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(check))
@@ -33,13 +32,5 @@ async fn check(
     Path(team): Path<TeamId>,
     Json(input): Json<CheckInput>,
 ) -> Result<axum::Json<CheckResult>> {
-    let mut fields = Fields::new();
-    if let Some(agent) = &input.agent {
-        fields.slug("agent", agent);
-    }
-    if let Some(key) = &input.artifact {
-        fields.key("artifact", key);
-    }
-    fields.finish()?;
     Ok(axum::Json(check::check(&state.pool, &state.coverage, &actor, &team, input).await?))
 }

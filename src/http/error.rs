@@ -8,46 +8,7 @@ use utoipa::ToSchema;
 
 use crate::domain::Code;
 use crate::error::{Error, FieldError};
-
-/// The HTTP status each code answers with: rule refusals are 409, shape refusals 422
-/// (PROTOCOL §5).
-pub fn status(code: Code) -> StatusCode {
-    match code {
-        Code::MalformedRequest => StatusCode::BAD_REQUEST,
-        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
-        Code::Forbidden => StatusCode::FORBIDDEN,
-        Code::NotFound => StatusCode::NOT_FOUND,
-        Code::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-        Code::PreconditionFailed => StatusCode::PRECONDITION_FAILED,
-        Code::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        Code::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
-        Code::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        Code::InvalidField | Code::IncompleteRejection | Code::IdempotencyKeyReused => {
-            StatusCode::UNPROCESSABLE_ENTITY
-        }
-        Code::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-        Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-        Code::NotAReviewer
-        | Code::SelfReview
-        | Code::StaleVersion
-        | Code::StaleRef
-        | Code::VersionDecided
-        | Code::DuplicateReview
-        | Code::LockedOutAgentNamed
-        | Code::InvalidAgent
-        | Code::NotAnAuthor
-        | Code::AgentLockedOut
-        | Code::ExpertiseMismatch
-        | Code::InvalidState
-        | Code::Deadlocked
-        | Code::NotAssignee
-        | Code::RejectingReviewerExcluded
-        | Code::ArtifactExists
-        | Code::Conflict
-        | Code::IdempotencyKeyInFlight => StatusCode::CONFLICT,
-    }
-}
+use crate::http::codes::status;
 
 /// The `Retry-After` of a 503 `unavailable`, in seconds.
 pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 2;

@@ -40,10 +40,21 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     // Syntax first: serde_json reports some wrong types (a number or null where an enum is
     // expected) as syntax errors, and well-formed JSON of the wrong shape is 422, never 400.
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let message = e.into_inner().to_string();
+    let mut value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    let mut errors: Vec<FieldError> = Vec::new();
+    // serde stops at the first field at fault. To name every malformed id, each field at fault
+    // is read again as null (an optional field takes it), then as a well-formed id (a required
+    // one takes it), until the body reads or a field fails a third time.
+    let stand_ins = [serde_json::Value::Null, serde_json::Value::from("a")];
+    let mut tries = 0;
+    loop {
+        let error = match serde_path_to_error::deserialize(&value) {
+            Ok(body) if errors.is_empty() => return Ok(body),
+            Ok(_) => break,
+            Err(e) => e,
+        };
+        let path = error.path().to_string();
+        let message = error.into_inner().to_string();
         // serde names a missing field only in its message, not in the path.
         let missing = message.strip_prefix("missing field `").and_then(|m| m.strip_suffix('`'));
         let field = match (path.as_str(), missing) {
@@ -52,8 +63,36 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
             (path, Some(name)) => format!("{path}.{name}"),
             (path, None) => path.to_owned(),
         };
-        Error::InvalidFields(vec![FieldError::new(field, message)])
-    })
+        let again = missing.is_none() && path != ".";
+        if errors.last().is_some_and(|e| e.field == field) {
+            tries += 1;
+        } else if errors.iter().any(|e| e.field == field) {
+            break;
+        } else {
+            tries = 0;
+            errors.push(FieldError::new(field, message));
+        }
+        match (value_at(&mut value, &path), stand_ins.get(tries)) {
+            (Some(at), Some(stand_in)) if again => *at = stand_in.clone(),
+            _ => break,
+        }
+    }
+    Err(Error::InvalidFields(errors))
+}
+
+/// The value at a path as `serde_path_to_error` spells it (`remedy.agent`, `contributors[1].agent`).
+fn value_at<'a>(value: &'a mut serde_json::Value, path: &str) -> Option<&'a mut serde_json::Value> {
+    let mut at = value;
+    for segment in path.split('.').filter(|s| !s.is_empty()) {
+        let (name, indices) = segment.split_once('[').map_or((segment, ""), |(n, rest)| (n, rest));
+        if !name.is_empty() {
+            at = at.get_mut(name)?;
+        }
+        for index in indices.split('[').filter(|i| !i.is_empty()) {
+            at = at.get_mut(index.trim_end_matches(']').parse::<usize>().ok()?)?;
+        }
+    }
+    Some(at)
 }
 
 fn malformed(e: serde_json::Error) -> Error {
@@ -103,5 +142,34 @@ pub struct Query<T>(pub T);
 impl From<QueryRejection> for Error {
     fn from(e: QueryRejection) -> Self {
         Error::invalid("query", strip_position(&e.body_text()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::{ArtifactInput, CheckInput};
+
+    fn fields<T: DeserializeOwned + std::fmt::Debug>(body: serde_json::Value) -> Vec<String> {
+        match parse::<T>(body.to_string().as_bytes()) {
+            Err(Error::InvalidFields(errors)) => errors.into_iter().map(|e| e.field).collect(),
+            other => panic!("expected invalid_field, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_malformed_id_of_a_body_is_named_by_its_path() {
+        let check = serde_json::json!({ "agent": "Bad Agent", "artifact": "../x" });
+        assert_eq!(fields::<CheckInput>(check), ["agent", "artifact"]);
+        let create = serde_json::json!({
+            "key": "auth", "title": "t", "author": "a",
+            "contributors": [{ "agent": "b", "role": "pair" }, { "agent": "B!", "role": "pair" }],
+        });
+        assert_eq!(fields::<ArtifactInput>(create), ["contributors[1].agent"]);
+        let create = serde_json::json!({ "key": "/abs", "title": "t", "author": "A" });
+        assert_eq!(fields::<ArtifactInput>(create), ["author", "key"]);
+        // A field that is no id is named once, and the reading stops there.
+        let create = serde_json::json!({ "key": "/abs", "title": 7, "author": "A" });
+        assert_eq!(fields::<ArtifactInput>(create), ["author", "key", "title"]);
     }
 }

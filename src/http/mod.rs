@@ -6,6 +6,7 @@ pub mod agents;
 pub mod artifacts;
 pub mod assignment;
 pub mod checks;
+pub mod codes;
 pub mod connections;
 pub mod error;
 pub mod escalations;

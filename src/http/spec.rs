@@ -2,7 +2,7 @@
 //! (servers, license, tags), the bearer scheme, and for every operation the refusals it may
 //! answer, each with its stable `code`, a realistic example and the headers that come with it.
 //! What each operation may be refused with is listed here, in one table ([`REFUSALS`]); the
-//! status of each code is `http::error::status`.
+//! status, meaning and example of each code are `http::codes`.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +16,8 @@ use utoipa::openapi::{Content, OpenApi as Spec, Ref, RefOr, Required, ResponseBu
 use utoipa::{Modify, OpenApi};
 
 use crate::domain::Code;
-use crate::http::error::{Problem, status};
+use crate::http::codes::{example_detail, meaning, status};
+use crate::http::error::Problem;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -126,105 +127,6 @@ const EVERY: &[Code] = &[
 
 /// What every write may answer besides.
 const WRITES: &[Code] = &[Code::Conflict, Code::IdempotencyKeyInFlight, Code::IdempotencyKeyReused];
-
-/// A sentence on when each code is answered, for the responses' descriptions.
-fn meaning(code: Code) -> &'static str {
-    match code {
-        Code::NotAReviewer => "the reviewer is not an active agent with `can_review` (R1)",
-        Code::SelfReview => "the reviewer is credited on the version (R1)",
-        Code::StaleVersion => "the version is not the artifact's current one (R2)",
-        Code::StaleRef => "`ref` differs from the version's (R2)",
-        Code::VersionDecided => "the version was already rejected, or approved with enough approvals (R2)",
-        Code::DuplicateReview => "this reviewer already gave a verdict on this version (R2)",
-        Code::LockedOutAgentNamed => {
-            "the rejection names a locked-out agent as `remedy.agent`: name another (R4)"
-        }
-        Code::InvalidAgent => "the agent is unknown, inactive or may not author",
-        Code::NotAnAuthor => "a path check: the file belongs to an artifact and the agent may not author",
-        Code::AgentLockedOut => "the agent is locked out of this artifact (R5, R6)",
-        Code::ExpertiseMismatch => "the agent lacks an expertise the `escalate` remedy requires (R5)",
-        Code::InvalidState => "the artifact is not in a state that allows this",
-        Code::Deadlocked => "the artifact is deadlocked: only the user's resolution moves it (R9)",
-        Code::NotAssignee => "only the assigned agent may write the revision (R6)",
-        Code::IncompleteRejection => {
-            "under the waza profile a rejection needs all four `evidence` fields (R11)"
-        }
-        Code::RejectingReviewerExcluded => {
-            "the reviewer who rejected may not take the immediate revision (R11)"
-        }
-        Code::InvalidField => "a field is missing, unknown, of the wrong type or out of range: see `errors`",
-        Code::NotFound => "no such team or resource (another team's resources look the same)",
-        Code::ArtifactExists => "an artifact with this key exists",
-        Code::Conflict => "the request collided with a concurrent one and nothing was recorded: retry it",
-        Code::PreconditionFailed => "`If-Match` does not match the artifact's ETag: read it again",
-        Code::IdempotencyKeyReused => "the `Idempotency-Key` was used for a different request",
-        Code::IdempotencyKeyInFlight => {
-            "a request with this `Idempotency-Key` is still running: retry after `Retry-After`"
-        }
-        Code::Unauthenticated => "no valid bearer token",
-        Code::Forbidden => "the token's scope does not allow this",
-        Code::MalformedRequest => "the body is not JSON, or a path or query parameter cannot be read",
-        Code::MethodNotAllowed => "the route does not take this method",
-        Code::PayloadTooLarge => "the body is over 256 KiB",
-        Code::RequestTimeout => "the body did not arrive within the body read timeout",
-        Code::UnsupportedMediaType => "the body is not sent as `application/json`",
-        Code::RateLimited => {
-            "over this token's rate limit, or this address sent too many unknown tokens: retry after \
-             `Retry-After` seconds"
-        }
-        Code::Unavailable => {
-            "the database is unreachable or the request timed out: retry after `Retry-After` seconds"
-        }
-        Code::Internal => "an unexpected error; the cause is logged, never returned",
-    }
-}
-
-/// A realistic `detail` for each code, for the examples.
-fn example_detail(code: Code) -> &'static str {
-    match code {
-        Code::NotAReviewer => "'runtime-eng' may not review (can_review is false)",
-        Code::SelfReview => "'quality-reviewer' is credited on version 1 and may not review it",
-        Code::StaleVersion => "version 1 is not the current version (2)",
-        Code::StaleRef => "ref '3f2a9c0' differs from version 1's ref '3f2a9c1'",
-        Code::VersionDecided => "version 1 was already rejected",
-        Code::DuplicateReview => "this reviewer already gave a verdict on this version",
-        Code::LockedOutAgentNamed => "'runtime-eng' is locked out of 'auth': name a different agent",
-        Code::InvalidAgent => "agent 'ghost' does not exist in team 'acme'",
-        Code::NotAnAuthor => {
-            "'src/auth/login.rs' belongs to artifact 'auth', and agent 'quality-reviewer' may not author"
-        }
-        Code::AgentLockedOut => "'runtime-eng' (author) is locked out of 'auth' since version 1 was rejected",
-        Code::ExpertiseMismatch => "'revision-eng' lacks the expertise the remedy requires: typescript",
-        Code::InvalidState => "'auth' is approved, not changes_requested",
-        Code::Deadlocked => "'billing' is deadlocked: the user resolves it",
-        Code::NotAssignee => "'quality-eng' is not the assignee of 'auth' ('revision-eng' is)",
-        Code::IncompleteRejection => "a rejection under the waza profile needs evidence.counter_evidence",
-        Code::RejectingReviewerExcluded => "'lead' rejected version 1 and may not write version 2",
-        Code::InvalidField => "the request has invalid fields: remedy.agent",
-        Code::NotFound => "artifact 'auth' does not exist in team 'acme'",
-        Code::ArtifactExists => "an artifact with key 'auth' exists in team 'acme'",
-        Code::Conflict => "the request collided with a concurrent one; retry",
-        Code::PreconditionFailed => "If-Match \"3.7\" does not match the artifact's ETag \"4.7\"",
-        Code::IdempotencyKeyReused => {
-            "this Idempotency-Key was used for a different request (method, path or body)"
-        }
-        Code::IdempotencyKeyInFlight => {
-            "a request with this Idempotency-Key is still running; retry after Retry-After"
-        }
-        Code::Unauthenticated => "a bearer token is required",
-        Code::Forbidden => "this token's scope (read) does not allow this",
-        Code::MalformedRequest => "the body is not valid JSON: expected value at line 1 column 1",
-        Code::MethodNotAllowed => "this route does not take this method",
-        Code::PayloadTooLarge => "the request body is larger than 262144 bytes",
-        Code::RequestTimeout => {
-            "the request body did not arrive in time; send a request's body as soon as its headers"
-        }
-        Code::UnsupportedMediaType => "the body must be sent as application/json",
-        Code::RateLimited => "over this token's rate limit; retry after Retry-After seconds",
-        Code::Unavailable => "the database is unavailable; retry after Retry-After seconds",
-        Code::Internal => "internal error",
-    }
-}
 
 /// A problem document as the service sends it for `code`.
 fn example_problem(code: Code) -> serde_json::Value {

@@ -6,9 +6,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
 use crate::AppState;
-use crate::app::actor::{Actor, Scope};
+use crate::app::actor::Actor;
 use crate::app::teams;
 use crate::app::unit::Preconditions;
+use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};

@@ -43,7 +43,6 @@ async fn submit_version(
     let mut fields = Fields::new();
     version_fields(
         &mut fields,
-        &input.author,
         input.contributors.as_deref(),
         input.git_ref.as_deref(),
         input.summary.as_deref(),
@@ -108,13 +107,9 @@ async fn review(
     Json(input): Json<ReviewInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
-    fields.slug("reviewer", &input.reviewer);
     fields.opt_text("ref", input.git_ref.as_deref(), MAX_REF);
     fields.opt_text("reason", input.reason.as_deref(), MAX_TEXT);
     if let Some(remedy) = &input.remedy {
-        if let Some(agent) = &remedy.agent {
-            fields.slug("remedy.agent", agent);
-        }
         fields.labels("remedy.expertise", &remedy.expertise, MAX_TAG);
     }
     if let Some(e) = &input.evidence {

@@ -5,9 +5,11 @@
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
+use crate::domain::Code;
+
 /// What the refusal's text says after its code and detail. `artifact` is the artifact's status
 /// (REST `GET …/artifacts/{key}`) when the call named one and it could be read.
-pub fn next_step(code: &str, artifact: Option<&Value>) -> String {
+pub fn next_step(code: Code, artifact: Option<&Value>) -> String {
     let eligible = || match artifact.map(|a| &a["eligible_agents"]) {
         Some(Value::Array(agents)) if !agents.is_empty() => {
             let names: Vec<&str> = agents.iter().filter_map(Value::as_str).collect();
@@ -18,10 +20,14 @@ pub fn next_step(code: &str, artifact: Option<&Value>) -> String {
     };
     let escalation = || artifact.and_then(|a| a["escalation"]["id"].as_i64());
     match code {
-        "agent_locked_out" | "rejecting_reviewer_excluded" | "expertise_mismatch" | "invalid_agent" | "not_an_author" => {
+        Code::AgentLockedOut
+        | Code::RejectingReviewerExcluded
+        | Code::ExpertiseMismatch
+        | Code::InvalidAgent
+        | Code::NotAnAuthor => {
             format!("choose one of {} and call assign_reviser with it; do not spawn the refused agent", eligible())
         }
-        "deadlocked" => match escalation() {
+        Code::Deadlocked => match escalation() {
             Some(id) => format!(
                 "the user must resolve escalation {id} (resolve_escalation with a user token: assign an agent who \
                  is not locked out, or abandon); stop assigning and tell the user"
@@ -30,45 +36,67 @@ pub fn next_step(code: &str, artifact: Option<&Value>) -> String {
                      and tell the user"
                 .to_owned(),
         },
-        "not_assignee" => format!(
+        Code::NotAssignee => format!(
             "assign a reviser first with assign_reviser (one of {}); only the assigned reviser may submit the revision",
             eligible()
         ),
-        "locked_out_agent_named" => format!("name an agent who is not locked out ({})", eligible()),
-        "invalid_state" => "get_artifact shows the artifact's state; act as that state allows (a rejection is \
-                            followed by assign_reviser, then submit_version by the assignee)"
+        Code::LockedOutAgentNamed => format!("name an agent who is not locked out ({})", eligible()),
+        Code::InvalidState => "get_artifact shows the artifact's state; act as that state allows (a rejection is \
+                               followed by assign_reviser, then submit_version by the assignee)"
             .to_owned(),
-        "stale_version" | "version_decided" | "duplicate_review" | "stale_ref" => {
+        Code::StaleVersion | Code::VersionDecided | Code::DuplicateReview | Code::StaleRef => {
             "get_artifact shows current_version: review that one, once per reviewer".to_owned()
         }
-        "not_a_reviewer" | "self_review" => {
+        Code::NotAReviewer | Code::SelfReview => {
             "have an active reviewer who is not credited on the version review it".to_owned()
         }
-        "incomplete_rejection" => {
+        Code::IncompleteRejection => {
             "a rejection needs `reason` and `remedy` ({\"action\": \"reassign\"} or another remedy); call again with both"
                 .to_owned()
         }
-        "invalid_field" | "malformed_request" | "unsupported_media_type" | "payload_too_large" => {
+        Code::InvalidField | Code::MalformedRequest | Code::UnsupportedMediaType | Code::PayloadTooLarge => {
             "correct the arguments named above and call again".to_owned()
         }
-        "not_found" => "check the name: list_artifacts lists the team's artifacts".to_owned(),
-        "artifact_exists" => "the key is taken: get_artifact reads it, or choose another key".to_owned(),
-        "forbidden" => "this token's scope does not allow it: a coordinator token assigns, a user token resolves \
-                        escalations and lifts lockouts, an agent token acts only as its agent; ask the user"
+        Code::NotFound => "check the name: list_artifacts lists the team's artifacts".to_owned(),
+        Code::ArtifactExists => "the key is taken: get_artifact reads it, or choose another key".to_owned(),
+        Code::Forbidden => "this token's scope does not allow it: a coordinator token assigns, a user token resolves \
+                            escalations and lifts lockouts, an agent token acts only as its agent; ask the user"
             .to_owned(),
-        "unauthenticated" => "the token is unknown or revoked: ask the user for a valid one".to_owned(),
-        "idempotency_key_reused" => "use a new idempotency_key for a different request".to_owned(),
-        "conflict" | "idempotency_key_in_flight" | "rate_limited" | "unavailable" | "request_timeout" => {
-            "wait a few seconds and call again with the same idempotency_key".to_owned()
-        }
-        "precondition_failed" => "read the artifact again with get_artifact, then decide again".to_owned(),
-        _ => "tell the user, quoting the request_id".to_owned(),
+        Code::Unauthenticated => "the token is unknown or revoked: ask the user for a valid one".to_owned(),
+        Code::IdempotencyKeyReused => "use a new idempotency_key for a different request".to_owned(),
+        Code::Conflict
+        | Code::IdempotencyKeyInFlight
+        | Code::RateLimited
+        | Code::Unavailable
+        | Code::RequestTimeout => "wait a few seconds and call again with the same idempotency_key".to_owned(),
+        Code::PreconditionFailed => "read the artifact again with get_artifact, then decide again".to_owned(),
+        Code::MethodNotAllowed | Code::Internal => UNKNOWN.to_owned(),
     }
+}
+
+/// The next step of a refusal nothing more is known of.
+const UNKNOWN: &str = "tell the user, quoting the request_id";
+
+/// Refusals whose next step depends on the artifact's status (its eligible agents, its escalation).
+pub fn needs_status(code: Code) -> bool {
+    matches!(
+        code,
+        Code::AgentLockedOut
+            | Code::RejectingReviewerExcluded
+            | Code::ExpertiseMismatch
+            | Code::InvalidAgent
+            | Code::NotAnAuthor
+            | Code::Deadlocked
+            | Code::NotAssignee
+            | Code::LockedOutAgentNamed
+    )
 }
 
 /// The tool result of a refusal: `problem` is the REST problem document.
 pub fn result(problem: &Value, artifact: Option<&Value>) -> CallToolResult {
     let code = problem["code"].as_str().unwrap_or("internal");
+    // A server of another version may answer a code this one does not know.
+    let next = Code::parse(code).map_or_else(|| UNKNOWN.to_owned(), |code| next_step(code, artifact));
     let detail = problem["detail"].as_str().unwrap_or("the server gave no detail");
     let fields: String = problem["errors"]
         .as_array()
@@ -78,7 +106,7 @@ pub fn result(problem: &Value, artifact: Option<&Value>) -> CallToolResult {
             format!(" {}: {}.", e["field"].as_str().unwrap_or("?"), e["message"].as_str().unwrap_or("?"))
         })
         .collect();
-    let text = format!("{code}: {detail}.{fields} Next: {}.", next_step(code, artifact));
+    let text = format!("{code}: {detail}.{fields} Next: {next}.");
     let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
     result.structured_content = Some(problem.clone());
     result
@@ -101,13 +129,15 @@ mod tests {
     #[test]
     fn a_refusal_starts_with_its_code_and_names_the_next_step_from_the_data() {
         let artifact = json!({"eligible_agents": ["revision-eng"], "escalation": null});
-        let text = next_step("agent_locked_out", Some(&artifact));
+        let text = next_step(Code::AgentLockedOut, Some(&artifact));
         assert_eq!(
             text,
             "choose one of eligible_agents: [\"revision-eng\"] and call assign_reviser with it; do not spawn the refused agent"
         );
         let deadlocked = json!({"eligible_agents": [], "escalation": {"id": 7}});
-        assert!(next_step("deadlocked", Some(&deadlocked)).starts_with("the user must resolve escalation 7"));
-        assert!(next_step("not_assignee", None).starts_with("assign a reviser first"));
+        assert!(
+            next_step(Code::Deadlocked, Some(&deadlocked)).starts_with("the user must resolve escalation 7")
+        );
+        assert!(next_step(Code::NotAssignee, None).starts_with("assign a reviser first"));
     }
 }

@@ -17,6 +17,8 @@ use super::refusals;
 use super::rest::{Call, Rest, Session};
 use super::tools::{self, LISTED, ToolSpec};
 
+use crate::domain::Code;
+
 /// The URI of an artifact's status resource.
 const RESOURCE: &str = "reviewlock://teams/{team}/artifacts/{key}";
 
@@ -114,28 +116,15 @@ impl<R: Rest> Reviewlock<R> {
             Ok(reply) if reply.status.is_success() => Ok(CallToolResult::structured(reply.body)),
             Ok(reply) => {
                 let artifact = match (reply.body["code"].as_str(), &key) {
-                    (Some(code), Some(key)) if needs_status(code) => self.artifact(session, key).await,
+                    (Some(code), Some(key)) if Code::parse(code).is_some_and(refusals::needs_status) => {
+                        self.artifact(session, key).await
+                    }
                     _ => None,
                 };
                 Ok(refusals::result(&reply.body, artifact.as_ref()))
             }
         }
     }
-}
-
-/// Refusals whose next step depends on the artifact's status (its eligible agents, its escalation).
-fn needs_status(code: &str) -> bool {
-    matches!(
-        code,
-        "agent_locked_out"
-            | "rejecting_reviewer_excluded"
-            | "expertise_mismatch"
-            | "invalid_agent"
-            | "not_an_author"
-            | "deadlocked"
-            | "not_assignee"
-            | "locked_out_agent_named"
-    )
 }
 
 /// A malformed call: a JSON-RPC error (a refusal of the protocol is a tool result instead).

@@ -8,7 +8,7 @@ use axum::http::Method;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
-use crate::app::actor::Scope;
+use crate::domain::Scope;
 
 /// One tool: the REST operation it calls and what that operation does to the team's state.
 pub struct ToolSpec {

@@ -12,9 +12,10 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{AgentKind, ResolutionAction, TokenRef};
-use crate::app::actor::Scope;
-use crate::domain::{Contributor, Profile, Remedy, ReviewKind, State, Verdict};
+use super::TokenRef;
+use crate::domain::{
+    AgentKind, Contributor, Profile, Remedy, ResolutionAction, ReviewKind, Scope, State, Verdict,
+};
 
 /// Defines, for each event type, its event schema (the common fields, `type` and its `data`),
 /// and the union [`TypedEvent`] of them all with its discriminator.

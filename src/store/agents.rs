@@ -1,11 +1,13 @@
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 
+use crate::domain::AgentKind;
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AgentRow {
     pub id: String,
     pub display_name: Option<String>,
-    pub kind: String,
+    pub kind: AgentKind,
     pub roles: Vec<String>,
     pub can_review: bool,
     pub can_author: bool,
@@ -82,7 +84,7 @@ pub async fn upsert(conn: &mut PgConnection, team: &str, agent: &AgentRow) -> sq
     .bind(team)
     .bind(&agent.id)
     .bind(&agent.display_name)
-    .bind(&agent.kind)
+    .bind(agent.kind)
     .bind(&agent.roles)
     .bind(agent.can_review)
     .bind(agent.can_author)

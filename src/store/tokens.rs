@@ -2,12 +2,14 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use crate::domain::Scope;
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TokenRow {
     pub id: Uuid,
     pub team_id: Option<String>,
     pub name: String,
-    pub scope: String,
+    pub scope: Scope,
     pub agent_id: Option<String>,
     pub created_at: DateTime<Utc>,
 }
@@ -48,7 +50,7 @@ pub async fn insert(
     conn: &mut PgConnection,
     team: Option<&str>,
     name: &str,
-    scope: &str,
+    scope: Scope,
     agent: Option<&str>,
     hash: &[u8],
 ) -> sqlx::Result<TokenRow> {

@@ -1,13 +1,16 @@
-//! The domain's words as Postgres text: written with `as_str`, read back with `parse`. A value
-//! the code does not know fails the read (a 500 naming the column's value in the log), rather than
-//! turning into some default.
+//! The domain's words and ids as Postgres text: written with `as_str`, read back with `parse`. A
+//! value the code does not know fails the read (a 500 naming the column and the value in the
+//! log), rather than turning into some default.
 
 use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::postgres::{PgArgumentBuffer, PgHasArrayType, PgTypeInfo, PgValueRef};
 use sqlx::{Decode, Encode, Postgres, Type};
 
-use crate::domain::{ContributorRole, Grounds, Profile, RemedyAction, ReviewKind, State, Verdict};
+use crate::domain::{
+    AgentId, AgentKind, ArtifactKey, AssignedBy, AssignmentEnd, ContributorRole, Grounds, LockoutEnd,
+    Profile, RemedyAction, ReviewKind, Scope, State, TeamId, Verdict,
+};
 
 macro_rules! stored_as_text {
     ($($word:ty),*) => {$(
@@ -42,4 +45,20 @@ macro_rules! stored_as_text {
     )*};
 }
 
-stored_as_text!(State, Profile, ContributorRole, Verdict, RemedyAction, ReviewKind, Grounds);
+stored_as_text!(
+    State,
+    Profile,
+    ContributorRole,
+    Verdict,
+    RemedyAction,
+    ReviewKind,
+    Grounds,
+    Scope,
+    AgentKind,
+    AssignedBy,
+    AssignmentEnd,
+    LockoutEnd,
+    TeamId,
+    AgentId,
+    ArtifactKey
+);

@@ -621,7 +621,7 @@ fn answer(e: sqlx::Error) -> (u16, &'static str, String) {
         other => panic!("expected a database error, got {other}"),
     };
     let error = reviewlock::error::Error::from(e);
-    (reviewlock::http::error::status(error.code()).as_u16(), error.code().as_str(), sqlstate)
+    (reviewlock::http::codes::status(error.code()).as_u16(), error.code().as_str(), sqlstate)
 }
 
 /// The service's writes lock in one order (the artifact row first, the team's seq row last) under

@@ -97,7 +97,7 @@ fn by(author: &str) -> Submission {
 
 impl Submission {
     fn with(mut self, role: ContributorRole, agent: &str) -> Self {
-        self.contributors.push(Contributor { agent: agent.to_owned(), role });
+        self.contributors.push(Contributor { agent: AgentId::unchecked(agent), role });
         self
     }
 
@@ -196,7 +196,7 @@ impl Review {
 
     /// The agent the remedy recommends (R3, R4).
     fn naming(mut self, agent: &str) -> Self {
-        self.remedy.get_or_insert_with(reassign).agent = Some(agent.to_owned());
+        self.remedy.get_or_insert_with(reassign).agent = Some(AgentId::unchecked(agent));
         self
     }
 

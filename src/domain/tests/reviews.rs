@@ -142,7 +142,7 @@ fn a_rejection_records_its_remedy_reviewer_and_reason_as_pending() {
         &PendingRemedy {
             remedy: Remedy {
                 action: RemedyAction::Reassign,
-                agent: Some("C".to_owned()),
+                agent: Some(AgentId::unchecked("C")),
                 expertise: Vec::new(),
             },
             reviewer: "Q".to_owned(),

@@ -7,8 +7,8 @@ use serde_json::Value;
 use serde::Deserialize;
 
 use crate::domain::{
-    self, Contributor, ContributorRole, Evidence, Grounds, PendingRemedy, Policy, Remedy, ReviewKind, Roster,
-    State, Verdict,
+    self, AgentId, AssignedBy, Contributor, ContributorRole, Evidence, Grounds, PendingRemedy, Policy,
+    Remedy, ReviewKind, Roster, State, Verdict,
 };
 
 #[derive(Debug, Clone, sqlx::FromRow, Deserialize)]
@@ -47,7 +47,7 @@ pub struct VersionRow {
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct ContributorRow {
-    pub agent_id: String,
+    pub agent_id: AgentId,
     pub role: ContributorRole,
 }
 
@@ -88,7 +88,7 @@ pub struct LockoutRow {
 pub struct AssignmentRow {
     pub agent_id: String,
     pub note: Option<String>,
-    pub assigned_by: String,
+    pub assigned_by: AssignedBy,
     pub assigned_at: DateTime<Utc>,
 }
 

@@ -5,7 +5,10 @@ use sqlx::PgConnection;
 use sqlx::types::Json;
 
 use super::*;
-use crate::domain::{ContributorRole, Evidence, Grounds, PendingRemedy, Remedy, ReviewKind, State, Verdict};
+use crate::domain::{
+    AssignedBy, AssignmentEnd, ContributorRole, Evidence, Grounds, LockoutEnd, PendingRemedy, Remedy,
+    ReviewKind, State, Verdict,
+};
 
 pub struct NewArtifact<'a> {
     pub key: &'a str,
@@ -197,11 +200,12 @@ pub async fn insert_lockouts(
 /// R8: approval ends the cycle and clears every lockout; the rows stay as history.
 pub async fn clear_lockouts(conn: &mut PgConnection, team: &str, artifact: i64) -> sqlx::Result<()> {
     sqlx::query(
-        "update lockouts set cleared_at = now(), cleared_by = 'approval'
+        "update lockouts set cleared_at = now(), cleared_by = $3
          where team_id = $1 and artifact_id = $2 and cleared_at is null",
     )
     .bind(team)
     .bind(artifact)
+    .bind(LockoutEnd::Approval)
     .execute(conn)
     .await?;
     Ok(())
@@ -216,13 +220,14 @@ pub async fn lift_lockout(
     reason: &str,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "update lockouts set cleared_at = now(), cleared_by = 'lift', lift_reason = $4
+        "update lockouts set cleared_at = now(), cleared_by = $5, lift_reason = $4
          where team_id = $1 and artifact_id = $2 and agent_id = $3 and cleared_at is null",
     )
     .bind(team)
     .bind(artifact)
     .bind(agent)
     .bind(reason)
+    .bind(LockoutEnd::Lift)
     .execute(conn)
     .await?;
     Ok(())
@@ -235,7 +240,7 @@ pub async fn insert_assignment(
     cycle: i32,
     agent: &str,
     note: Option<&str>,
-    assigned_by: &str,
+    assigned_by: AssignedBy,
 ) -> sqlx::Result<AssignmentRow> {
     sqlx::query_as(
         "insert into assignments (artifact_id, team_id, agent_id, cycle, note, assigned_by)
@@ -256,7 +261,7 @@ pub async fn end_assignment(
     conn: &mut PgConnection,
     team: &str,
     artifact: i64,
-    ended_by: &str,
+    ended_by: AssignmentEnd,
 ) -> sqlx::Result<()> {
     sqlx::query(
         "update assignments set ended_at = now(), ended_by = $3
