@@ -9,6 +9,7 @@ mod process;
 
 use std::time::{Duration, Instant};
 
+use hyper::Method;
 use process::{Serve, Server, database_url};
 use sqlx::PgPool;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -242,4 +243,45 @@ async fn a_client_that_reads_nothing_is_dropped_after_the_write_timeout(pool: Pg
         ms(latencies[latencies.len() / 2]),
         ms(*latencies.last().unwrap()),
     );
+}
+
+#[sqlx::test]
+async fn an_event_stream_whose_client_reads_outlives_the_write_timeout(pool: PgPool) {
+    // The write timeout measures a write that makes no progress, not a response's length.
+    let server = start(&pool, &[("REVIEWLOCK_WRITE_TIMEOUT", "1s")]).await;
+    let client = server.client();
+    client.request(Method::PUT, "/v1/teams/t").bearer(ADMIN).json(serde_json::json!({})).must().await;
+    let body = serde_json::json!({ "name": "coord", "scope": "coordinator" });
+    let created = client.request(Method::POST, "/v1/teams/t/tokens").bearer(ADMIN).json(body);
+    let token = created.must().await.body["token"].as_str().unwrap().to_owned();
+
+    let mut stream = connect(&server).await;
+    let request =
+        format!("GET /v1/teams/t/events/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let opened = Instant::now();
+    let mut received = String::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut agents = 0;
+    // 3 s, three times the write timeout: an event every 300 ms, read as it comes.
+    while opened.elapsed() < Duration::from_secs(3) {
+        let tick = Instant::now();
+        agents += 1;
+        let path = format!("/v1/teams/t/agents/a{agents}");
+        client
+            .request(Method::PUT, &path)
+            .bearer(&token)
+            .json(serde_json::json!({ "roles": ["engineer"] }))
+            .must()
+            .await;
+        match tokio::time::timeout(Duration::from_millis(300), stream.read(&mut buf)).await {
+            Ok(Ok(0) | Err(_)) => panic!("the stream was cut after {:?}: {received}", opened.elapsed()),
+            Ok(Ok(n)) => received.push_str(&String::from_utf8_lossy(&buf[..n])),
+            Err(_) => {}
+        }
+        tokio::time::sleep(Duration::from_millis(300).saturating_sub(tick.elapsed())).await;
+    }
+    assert!(received.starts_with("HTTP/1.1 200"), "{received}");
+    let events = received.matches("agent.created").count();
+    assert!(events >= agents / 2, "{events} of {agents} events arrived: {received}");
 }
