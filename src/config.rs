@@ -284,6 +284,11 @@ pub struct ServeConfig {
     /// `request_timeout`.
     #[arg(long, env = "REVIEWLOCK_BODY_READ_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
     pub body_read_timeout: Duration,
+    /// How long sending a response may make no progress (a client that reads nothing of it)
+    /// before the connection is dropped. An event stream or long poll that goes on sending
+    /// keep-alives is never cut; one whose client stopped reading is.
+    #[arg(long, env = "REVIEWLOCK_WRITE_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub write_timeout: Duration,
     /// Longest time a request may take before it answers 503.
     #[arg(long, env = "REVIEWLOCK_REQUEST_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
     pub request_timeout: Duration,

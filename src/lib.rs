@@ -207,7 +207,11 @@ fn connection_limits(config: &ServeConfig) -> http::connections::Limits {
             "the limit on open files allows fewer connections than REVIEWLOCK_MAX_CONNECTIONS; raise it (ulimit -n)"
         );
     }
-    http::connections::Limits { max_connections, header_read_timeout: config.header_read_timeout }
+    http::connections::Limits {
+        max_connections,
+        header_read_timeout: config.header_read_timeout,
+        write_timeout: config.write_timeout,
+    }
 }
 
 /// With no admin token configured and no token in the database, creates one, so a newcomer can

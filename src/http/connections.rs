@@ -7,7 +7,9 @@
 //! request (never one whose request is in progress, an event stream included), so a flood of
 //! idle sockets delays nobody who sends a request at once, `/healthz` included. Only when every
 //! connection has a request in progress is the new one closed unanswered. Each request carries
-//! its peer's address (`ConnectInfo`) for the per-address limit on failed logins.
+//! its peer's address (`ConnectInfo`) for the per-address limit on failed logins. What the
+//! socket itself adds (a write timeout, problem+json for what hyper refuses) is in
+//! [`super::socket`].
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -27,12 +29,17 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{oneshot, watch};
 use tower::ServiceExt;
 
+use super::socket::{ProblemRefusals, Responses, Unsent, WriteTimeout};
+
 /// How connections are bounded.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub max_connections: usize,
     /// For a request's headers, and for a kept-alive connection's next request.
     pub header_read_timeout: Duration,
+    /// How long a write may make no progress (a client reading nothing) before the connection
+    /// is dropped.
+    pub write_timeout: Duration,
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then closes idle connections, lets
@@ -80,18 +87,21 @@ async fn connection(
     mut stopping: watch::Receiver<()>,
 ) {
     let (registry, id) = (place.registry.clone(), place.id);
+    let responses = Arc::new(Responses::default());
+    let io = ProblemRefusals::new(WriteTimeout::new(stream, limits.write_timeout), responses.clone());
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         let busy = Busy::start(&registry, id);
+        let unsent = responses.start();
         request.extensions_mut().insert(ConnectInfo(peer));
         let app = app.clone();
         async move {
             let response = app.oneshot(request.map(Body::new)).await.unwrap_or_else(|never| match never {});
-            Ok::<_, Infallible>(response.map(|body| Tracked { body, _busy: busy }))
+            Ok::<_, Infallible>(response.map(|body| Tracked { body, _busy: busy, _unsent: unsent }))
         }
     });
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(limits.header_read_timeout);
-    let mut conn = std::pin::pin!(http.serve_connection(TokioIo::new(stream), service));
+    let mut conn = std::pin::pin!(http.serve_connection(TokioIo::new(io), service));
     let mut shutting_down = false;
     loop {
         tokio::select! {
@@ -229,10 +239,11 @@ impl Drop for Busy {
     }
 }
 
-/// A response body that holds its request's [`Busy`] until it is sent in full.
+/// A response body that holds its request's [`Busy`] (and [`Unsent`]) until it is sent in full.
 struct Tracked {
     body: Body,
     _busy: Busy,
+    _unsent: Unsent,
 }
 
 impl hyper::body::Body for Tracked {

@@ -17,6 +17,7 @@ pub mod lockouts;
 mod middleware;
 pub mod paging;
 pub mod preconditions;
+mod socket;
 pub mod spec;
 pub mod teams;
 pub mod tokens;

@@ -30,7 +30,7 @@ use crate::http::error::Problem;
                        status or the text. Writes take `Idempotency-Key` (a retry is answered the first \
                        response again), writes to an artifact take `If-Match`, and reads that carry an `ETag` \
                        answer `If-None-Match` with 304.",
-        license(name = "Proprietary: no license is granted to use, copy or distribute reviewlock"),
+        license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0"),
         contact(name = "The reviewlock maintainers: issues on the repository this spec is committed in")
     ),
     servers((url = "http://127.0.0.1:8080", description = "a local `reviewlock serve` on its default address")),

@@ -9,7 +9,7 @@ problem, an idempotent retry, a 304, and the event stream followed with a timeou
 from __future__ import annotations
 
 import os
-from typing import TypeVar
+from typing import TypeVar, assert_type
 
 from reviewlock_client import AuthenticatedClient
 from reviewlock_client.api.agents import put_agent
@@ -116,6 +116,9 @@ def main() -> None:
     etag = read.headers["etag"]
     unchanged = get_artifact.sync_detailed(TEAM, "auth", client=coord, if_none_match=etag)
     assert unchanged.status_code == 304 and unchanged.content == b""
+    # Typed: a 304 parses to None, not to an `Any` that would hide the other types from mypy.
+    assert_type(unchanged.parsed, ArtifactStatus | Problem | None)
+    assert unchanged.parsed is None
     page = expect(events.sync(TEAM, client=coord, after=after), EventPage)
     want = ["artifact.created", "review.rejected", "assignment.created", "version.submitted", "review.approved"]
     assert [event.type_ for event in page.items] == want, page.items

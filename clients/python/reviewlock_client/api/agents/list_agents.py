@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -42,17 +42,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> AgentPage | Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AgentPage | Problem | None:
     if response.status_code == 200:
         response_200 = AgentPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 304:
-        response_304 = cast(Any, None)
-        return response_304
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -110,9 +107,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AgentPage | Any | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AgentPage | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -128,7 +123,7 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[AgentPage | Any | Problem]:
+) -> Response[AgentPage | Problem]:
     """The team's agents, a page at a time.
 
      In id order, retired agents included (`active: false`). Carries an `ETag`: send it back as
@@ -145,7 +140,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AgentPage | Any | Problem]
+        Response[AgentPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -169,7 +164,7 @@ def sync(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> AgentPage | Any | Problem | None:
+) -> AgentPage | Problem | None:
     """The team's agents, a page at a time.
 
      In id order, retired agents included (`active: false`). Carries an `ETag`: send it back as
@@ -186,7 +181,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AgentPage | Any | Problem
+        AgentPage | Problem
     """
 
     return sync_detailed(
@@ -205,7 +200,7 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[AgentPage | Any | Problem]:
+) -> Response[AgentPage | Problem]:
     """The team's agents, a page at a time.
 
      In id order, retired agents included (`active: false`). Carries an `ETag`: send it back as
@@ -222,7 +217,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AgentPage | Any | Problem]
+        Response[AgentPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -244,7 +239,7 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> AgentPage | Any | Problem | None:
+) -> AgentPage | Problem | None:
     """The team's agents, a page at a time.
 
      In id order, retired agents included (`active: false`). Carries an `ETag`: send it back as
@@ -261,7 +256,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AgentPage | Any | Problem
+        AgentPage | Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -35,15 +35,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | ArtifactStatus | Problem | None:
+) -> ArtifactStatus | Problem | None:
     if response.status_code == 200:
         response_200 = ArtifactStatus.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 304:
-        response_304 = cast(Any, None)
-        return response_304
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -103,7 +102,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | ArtifactStatus | Problem]:
+) -> Response[ArtifactStatus | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,7 +117,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | ArtifactStatus | Problem]:
+) -> Response[ArtifactStatus | Problem]:
     """The artifact's status.
 
      Its state, current version with its reviews, active lockouts, assignment, pending remedy, the
@@ -136,7 +135,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ArtifactStatus | Problem]
+        Response[ArtifactStatus | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -158,7 +157,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
-) -> Any | ArtifactStatus | Problem | None:
+) -> ArtifactStatus | Problem | None:
     """The artifact's status.
 
      Its state, current version with its reviews, active lockouts, assignment, pending remedy, the
@@ -176,7 +175,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ArtifactStatus | Problem
+        ArtifactStatus | Problem
     """
 
     return sync_detailed(
@@ -193,7 +192,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | ArtifactStatus | Problem]:
+) -> Response[ArtifactStatus | Problem]:
     """The artifact's status.
 
      Its state, current version with its reviews, active lockouts, assignment, pending remedy, the
@@ -211,7 +210,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ArtifactStatus | Problem]
+        Response[ArtifactStatus | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -231,7 +230,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     if_none_match: str | Unset = UNSET,
-) -> Any | ArtifactStatus | Problem | None:
+) -> ArtifactStatus | Problem | None:
     """The artifact's status.
 
      Its state, current version with its reviews, active lockouts, assignment, pending remedy, the
@@ -249,7 +248,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ArtifactStatus | Problem
+        ArtifactStatus | Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -53,17 +53,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | ArtifactPage | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ArtifactPage | Problem | None:
     if response.status_code == 200:
         response_200 = ArtifactPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 304:
-        response_304 = cast(Any, None)
-        return response_304
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -123,7 +120,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | ArtifactPage | Problem]:
+) -> Response[ArtifactPage | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -141,7 +138,7 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | ArtifactPage | Problem]:
+) -> Response[ArtifactPage | Problem]:
     """The team's artifacts, a page at a time.
 
      In key order, filtered by `state` and by `agent` (artifacts the agent authored a version of or is
@@ -160,7 +157,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ArtifactPage | Problem]
+        Response[ArtifactPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -188,7 +185,7 @@ def sync(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | ArtifactPage | Problem | None:
+) -> ArtifactPage | Problem | None:
     """The team's artifacts, a page at a time.
 
      In key order, filtered by `state` and by `agent` (artifacts the agent authored a version of or is
@@ -207,7 +204,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ArtifactPage | Problem
+        ArtifactPage | Problem
     """
 
     return sync_detailed(
@@ -230,7 +227,7 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | ArtifactPage | Problem]:
+) -> Response[ArtifactPage | Problem]:
     """The team's artifacts, a page at a time.
 
      In key order, filtered by `state` and by `agent` (artifacts the agent authored a version of or is
@@ -249,7 +246,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ArtifactPage | Problem]
+        Response[ArtifactPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -275,7 +272,7 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | ArtifactPage | Problem | None:
+) -> ArtifactPage | Problem | None:
     """The team's artifacts, a page at a time.
 
      In key order, filtered by `state` and by `agent` (artifacts the agent authored a version of or is
@@ -294,7 +291,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ArtifactPage | Problem
+        ArtifactPage | Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -44,15 +44,14 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | EscalationPage | Problem | None:
+) -> EscalationPage | Problem | None:
     if response.status_code == 200:
         response_200 = EscalationPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 304:
-        response_304 = cast(Any, None)
-        return response_304
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -112,7 +111,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | EscalationPage | Problem]:
+) -> Response[EscalationPage | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -128,7 +127,7 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | EscalationPage | Problem]:
+) -> Response[EscalationPage | Problem]:
     """Open escalations, a page at a time.
 
      Deadlocked artifacts waiting for the user (R9), oldest first, each with what the user needs to
@@ -145,7 +144,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | EscalationPage | Problem]
+        Response[EscalationPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -169,7 +168,7 @@ def sync(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | EscalationPage | Problem | None:
+) -> EscalationPage | Problem | None:
     """Open escalations, a page at a time.
 
      Deadlocked artifacts waiting for the user (R9), oldest first, each with what the user needs to
@@ -186,7 +185,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | EscalationPage | Problem
+        EscalationPage | Problem
     """
 
     return sync_detailed(
@@ -205,7 +204,7 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | EscalationPage | Problem]:
+) -> Response[EscalationPage | Problem]:
     """Open escalations, a page at a time.
 
      Deadlocked artifacts waiting for the user (R9), oldest first, each with what the user needs to
@@ -222,7 +221,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | EscalationPage | Problem]
+        Response[EscalationPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -244,7 +243,7 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | EscalationPage | Problem | None:
+) -> EscalationPage | Problem | None:
     """Open escalations, a page at a time.
 
      Deadlocked artifacts waiting for the user (R9), oldest first, each with what the user needs to
@@ -261,7 +260,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | EscalationPage | Problem
+        EscalationPage | Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -45,17 +45,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | EventPage | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventPage | Problem | None:
     if response.status_code == 200:
         response_200 = EventPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 304:
-        response_304 = cast(Any, None)
-        return response_304
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -113,9 +110,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | EventPage | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventPage | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -132,7 +127,7 @@ def sync_detailed(
     limit: int | Unset = UNSET,
     wait: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | EventPage | Problem]:
+) -> Response[EventPage | Problem]:
     """The team's events in seq order (R12). Poll with `after` = the last `next_after`: an event is
     served only once every event before it has committed, so a poller never skips one.
 
@@ -159,7 +154,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | EventPage | Problem]
+        Response[EventPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -185,7 +180,7 @@ def sync(
     limit: int | Unset = UNSET,
     wait: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | EventPage | Problem | None:
+) -> EventPage | Problem | None:
     """The team's events in seq order (R12). Poll with `after` = the last `next_after`: an event is
     served only once every event before it has committed, so a poller never skips one.
 
@@ -212,7 +207,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | EventPage | Problem
+        EventPage | Problem
     """
 
     return sync_detailed(
@@ -233,7 +228,7 @@ async def asyncio_detailed(
     limit: int | Unset = UNSET,
     wait: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | EventPage | Problem]:
+) -> Response[EventPage | Problem]:
     """The team's events in seq order (R12). Poll with `after` = the last `next_after`: an event is
     served only once every event before it has committed, so a poller never skips one.
 
@@ -260,7 +255,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | EventPage | Problem]
+        Response[EventPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -284,7 +279,7 @@ async def asyncio(
     limit: int | Unset = UNSET,
     wait: int | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | EventPage | Problem | None:
+) -> EventPage | Problem | None:
     """The team's events in seq order (R12). Poll with `after` = the last `next_after`: an event is
     served only once every event before it has committed, so a poller never skips one.
 
@@ -311,7 +306,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | EventPage | Problem
+        EventPage | Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -42,17 +42,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | LockoutPage | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> LockoutPage | Problem | None:
     if response.status_code == 200:
         response_200 = LockoutPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 304:
-        response_304 = cast(Any, None)
-        return response_304
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -112,7 +109,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | LockoutPage | Problem]:
+) -> Response[LockoutPage | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -128,7 +125,7 @@ def sync_detailed(
     agent: str | Unset = UNSET,
     artifact: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | LockoutPage | Problem]:
+) -> Response[LockoutPage | Problem]:
     """The team's active lockouts.
 
      By artifact and agent, filtered by `agent` or `artifact`. A lockout lasts until a revision of its
@@ -145,7 +142,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | LockoutPage | Problem]
+        Response[LockoutPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -169,7 +166,7 @@ def sync(
     agent: str | Unset = UNSET,
     artifact: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | LockoutPage | Problem | None:
+) -> LockoutPage | Problem | None:
     """The team's active lockouts.
 
      By artifact and agent, filtered by `agent` or `artifact`. A lockout lasts until a revision of its
@@ -186,7 +183,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | LockoutPage | Problem
+        LockoutPage | Problem
     """
 
     return sync_detailed(
@@ -205,7 +202,7 @@ async def asyncio_detailed(
     agent: str | Unset = UNSET,
     artifact: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Response[Any | LockoutPage | Problem]:
+) -> Response[LockoutPage | Problem]:
     """The team's active lockouts.
 
      By artifact and agent, filtered by `agent` or `artifact`. A lockout lasts until a revision of its
@@ -222,7 +219,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | LockoutPage | Problem]
+        Response[LockoutPage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -244,7 +241,7 @@ async def asyncio(
     agent: str | Unset = UNSET,
     artifact: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
-) -> Any | LockoutPage | Problem | None:
+) -> LockoutPage | Problem | None:
     """The team's active lockouts.
 
      By artifact and agent, filtered by `agent` or `artifact`. A lockout lasts until a revision of its
@@ -261,7 +258,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | LockoutPage | Problem
+        LockoutPage | Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 
 import httpx
 
@@ -19,10 +19,9 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
     if response.status_code == 200:
-        response_200 = cast(Any, None)
-        return response_200
+        return None
 
     if response.status_code == 408:
         response_408 = Problem.from_dict(response.json())
@@ -45,7 +44,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -57,7 +56,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem]:
     """Readiness: the database answers.
 
      Answers 200 `ready` when a query reaches the database, else 503 `unavailable`: a load balancer
@@ -68,7 +67,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem]
     """
 
     kwargs = _get_kwargs()
@@ -83,7 +82,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | None:
     """Readiness: the database answers.
 
      Answers 200 `ready` when a query reaches the database, else 503 `unavailable`: a load balancer
@@ -94,7 +93,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem
     """
 
     return sync_detailed(
@@ -105,7 +104,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem]:
     """Readiness: the database answers.
 
      Answers 200 `ready` when a query reaches the database, else 503 `unavailable`: a load balancer
@@ -116,7 +115,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem]
     """
 
     kwargs = _get_kwargs()
@@ -129,7 +128,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | None:
     """Readiness: the database answers.
 
      Answers 200 `ready` when a query reaches the database, else 503 `unavailable`: a load balancer
@@ -140,7 +139,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem
     """
 
     return (

@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 from uuid import UUID
 
@@ -31,10 +31,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
     if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -97,7 +96,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -111,7 +110,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[Problem]:
     """Revoke a server-wide token.
 
      Server-wide admin only; a token may revoke itself. As for team tokens, other replicas refuse it
@@ -126,7 +125,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem]
     """
 
     kwargs = _get_kwargs(
@@ -146,7 +145,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | Problem | None:
+) -> Problem | None:
     """Revoke a server-wide token.
 
      Server-wide admin only; a token may revoke itself. As for team tokens, other replicas refuse it
@@ -161,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem
     """
 
     return sync_detailed(
@@ -176,7 +175,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[Problem]:
     """Revoke a server-wide token.
 
      Server-wide admin only; a token may revoke itself. As for team tokens, other replicas refuse it
@@ -191,7 +190,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem]
     """
 
     kwargs = _get_kwargs(
@@ -209,7 +208,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | Problem | None:
+) -> Problem | None:
     """Revoke a server-wide token.
 
      Server-wide admin only; a token may revoke itself. As for team tokens, other replicas refuse it
@@ -224,7 +223,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem
     """
 
     return (

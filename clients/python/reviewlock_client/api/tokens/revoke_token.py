@@ -1,5 +1,5 @@
 from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 from uuid import UUID
 
@@ -33,10 +33,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | None:
     if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
+        return None
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -99,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +113,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[Problem]:
     """Revoke a team token.
 
      Refused at once by the replica that answers, and within the token cache's TTL
@@ -131,7 +130,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem]
     """
 
     kwargs = _get_kwargs(
@@ -153,7 +152,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | Problem | None:
+) -> Problem | None:
     """Revoke a team token.
 
      Refused at once by the replica that answers, and within the token cache's TTL
@@ -170,7 +169,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem
     """
 
     return sync_detailed(
@@ -187,7 +186,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[Problem]:
     """Revoke a team token.
 
      Refused at once by the replica that answers, and within the token cache's TTL
@@ -204,7 +203,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem]
     """
 
     kwargs = _get_kwargs(
@@ -224,7 +223,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     idempotency_key: str | Unset = UNSET,
-) -> Any | Problem | None:
+) -> Problem | None:
     """Revoke a team token.
 
      Refused at once by the replica that answers, and within the token cache's TTL
@@ -241,7 +240,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem
     """
 
     return (
