@@ -870,16 +870,19 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @description Who assigned an agent the revision: the coordinator (R5), or the user resolving a
+         *     deadlock (R9).
+         * @enum {string}
+         */
+        AssignedBy: "coordinator" | "user";
         Assignment: {
             /** @example revision-eng */
             agent: string;
             /** Format: date-time */
             assigned_at: string;
-            /**
-             * @description `coordinator`, or `user` for a deadlock resolution.
-             * @example coordinator
-             */
-            assigned_by: string;
+            /** @description `coordinator`, or `user` for a deadlock resolution. */
+            assigned_by: components["schemas"]["AssignedBy"];
             /** @example Takes over after the quality rejection. */
             note: string | null;
         };

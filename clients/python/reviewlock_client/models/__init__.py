@@ -18,6 +18,7 @@ from .artifact_input import ArtifactInput
 from .artifact_page import ArtifactPage
 from .artifact_status import ArtifactStatus
 from .artifact_summary import ArtifactSummary
+from .assigned_by import AssignedBy
 from .assignment import Assignment
 from .assignment_created import AssignmentCreated
 from .assignment_created_event import AssignmentCreatedEvent
@@ -117,6 +118,7 @@ __all__ = (
     "ArtifactPage",
     "ArtifactStatus",
     "ArtifactSummary",
+    "AssignedBy",
     "Assignment",
     "AssignmentCreated",
     "AssignmentCreatedEvent",

@@ -7,6 +7,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.assigned_by import AssignedBy, check_assigned_by
+
 T = TypeVar("T", bound="Assignment")
 
 
@@ -16,13 +18,14 @@ class Assignment:
     Attributes:
         agent (str):  Example: revision-eng.
         assigned_at (datetime.datetime):
-        assigned_by (str): `coordinator`, or `user` for a deadlock resolution. Example: coordinator.
+        assigned_by (AssignedBy): Who assigned an agent the revision: the coordinator (R5), or the user resolving a
+            deadlock (R9).
         note (None | str):  Example: Takes over after the quality rejection..
     """
 
     agent: str
     assigned_at: datetime.datetime
-    assigned_by: str
+    assigned_by: AssignedBy
     note: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -31,7 +34,7 @@ class Assignment:
 
         assigned_at = self.assigned_at.isoformat()
 
-        assigned_by = self.assigned_by
+        assigned_by: str = self.assigned_by
 
         note: None | str
         note = self.note
@@ -56,7 +59,7 @@ class Assignment:
 
         assigned_at = datetime.datetime.fromisoformat(d.pop("assigned_at"))
 
-        assigned_by = d.pop("assigned_by")
+        assigned_by = check_assigned_by(d.pop("assigned_by"))
 
         def _parse_note(data: object) -> None | str:
             if data is None:
