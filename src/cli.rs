@@ -9,8 +9,8 @@ use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
+use crate::app;
 use crate::app::actor::Actor;
-use crate::app::teams;
 use crate::app::unit::{Outcome, Preconditions};
 use crate::config::{CheckArgs, DatabaseConfig, PoolConfig, TokenCreateArgs, TokenListArgs, TokenRevokeArgs};
 use crate::domain::Scope;
@@ -71,9 +71,10 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
     let (actor, pre) = (operator(), Preconditions::default());
     let created = on_database(&args.database, async |pool| match &team {
         Some(team) => {
-            teams::create_token(pool, &actor, &pre, team, &args.name, scope, args.agent.as_deref()).await
+            app::tokens::create_token(pool, &actor, &pre, team, &args.name, scope, args.agent.as_deref())
+                .await
         }
-        None => teams::create_server_token(pool, &actor, &pre, &args.name).await,
+        None => app::tokens::create_server_token(pool, &actor, &pre, &args.name).await,
     })
     .await?;
     match created {
@@ -87,8 +88,8 @@ pub async fn token_list(args: &TokenListArgs) -> Result<(), Failure> {
     let team = args.team.as_deref().map(team).transpose()?;
     let actor = operator();
     let tokens = on_database(&args.database, async |pool| match &team {
-        Some(team) => teams::list_tokens(pool, &actor, team).await,
-        None => teams::list_server_tokens(pool, &actor).await,
+        Some(team) => app::tokens::list_tokens(pool, &actor, team).await,
+        None => app::tokens::list_server_tokens(pool, &actor).await,
     })
     .await?;
     for t in tokens {
@@ -111,8 +112,8 @@ pub async fn token_revoke(args: &TokenRevokeArgs) -> Result<(), Failure> {
         let token = pool.read(async |conn| Ok::<_, Error>(tokens::find(conn, args.id).await?)).await?;
         let token = token.ok_or_else(|| Error::NotFound(format!("no live token has id '{}'", args.id)))?;
         match token.team_id.as_deref().and_then(TeamId::parse) {
-            Some(team) => teams::revoke_token(pool, &actor, &pre, &team, args.id).await,
-            None => teams::revoke_server_token(pool, &actor, &pre, args.id).await,
+            Some(team) => app::tokens::revoke_token(pool, &actor, &pre, &team, args.id).await,
+            None => app::tokens::revoke_server_token(pool, &actor, &pre, args.id).await,
         }
     })
     .await?;

@@ -4,6 +4,7 @@
 //! `domain`, never here; HTTP is `http`'s.
 
 pub mod actor;
+pub mod agents;
 pub mod artifact;
 pub mod assignment;
 pub mod check;
@@ -16,5 +17,6 @@ pub mod resolution;
 pub mod review;
 pub mod submit_version;
 pub mod teams;
+pub mod tokens;
 pub mod unit;
 pub mod views;

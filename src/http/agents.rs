@@ -7,7 +7,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::AppState;
 use crate::app::actor::Actor;
-use crate::app::teams::{self, AgentChanges};
+use crate::app::agents::{self, AgentChanges};
 use crate::app::unit::Preconditions;
 use crate::domain::AgentKind;
 use crate::domain::{AgentId, TeamId};
@@ -77,7 +77,7 @@ async fn put_agent(
         expertise: input.expertise,
         active: input.active,
     };
-    Ok(reply(teams::put_agent(&state.pool, &actor, &pre, &team, &agent, changes).await?))
+    Ok(reply(agents::put_agent(&state.pool, &actor, &pre, &team, &agent, changes).await?))
 }
 
 /// One agent with its active lockouts.
@@ -91,7 +91,7 @@ async fn get_agent(
     actor: Actor,
     Path((team, agent)): Path<(TeamId, AgentId)>,
 ) -> Result<axum::Json<AgentDetail>> {
-    let (agent, lockouts) = teams::get_agent(&state.pool, &actor, &team, &agent).await?;
+    let (agent, lockouts) = agents::get_agent(&state.pool, &actor, &team, &agent).await?;
     Ok(axum::Json(AgentDetail {
         agent: agent.into(),
         lockouts: lockouts.into_iter().map(Into::into).collect(),
@@ -115,7 +115,7 @@ async fn list_agents(
     let limit = page.limit()?;
     let held = preconditions::held(&headers);
     let fetched =
-        teams::list_agents(&state.pool, &actor, &team, page.cursor.as_deref(), limit + 1, held).await?;
+        agents::list_agents(&state.pool, &actor, &team, page.cursor.as_deref(), limit + 1, held).await?;
     Ok(preconditions::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |a| a.id.clone());
         AgentPage { items: items.into_iter().map(Into::into).collect(), next_cursor }

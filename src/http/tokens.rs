@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::AppState;
 use crate::app::actor::Actor;
-use crate::app::teams;
+use crate::app::tokens;
 use crate::app::unit::Preconditions;
 use crate::domain::Scope;
 use crate::domain::TeamId;
@@ -71,7 +71,7 @@ async fn create_token(
     fields.text("name", &input.name, MAX_NAME);
     fields.finish()?;
     let (name, agent) = (input.name.trim(), input.agent.as_deref());
-    let outcome = teams::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?;
+    let outcome = tokens::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?;
     // A secret found to name no token a moment ago names this one now.
     state.tokens.clear();
     Ok(reply(outcome))
@@ -88,7 +88,7 @@ async fn list_tokens(
     actor: Actor,
     Path(team): Path<TeamId>,
 ) -> Result<axum::Json<TokenList>> {
-    let tokens = teams::list_tokens(&state.pool, &actor, &team).await?;
+    let tokens = tokens::list_tokens(&state.pool, &actor, &team).await?;
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
@@ -106,7 +106,7 @@ async fn revoke_token(
     pre: Preconditions,
     Path((team, id)): Path<(TeamId, Uuid)>,
 ) -> Result<Response> {
-    let outcome = teams::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
+    let outcome = tokens::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
     state.tokens.clear();
     Ok(reply(outcome))
 }
@@ -128,7 +128,7 @@ async fn create_server_token(
     let mut fields = Fields::new();
     fields.text("name", &input.name, MAX_NAME);
     fields.finish()?;
-    let outcome = teams::create_server_token(&state.pool, &actor, &pre, input.name.trim()).await?;
+    let outcome = tokens::create_server_token(&state.pool, &actor, &pre, input.name.trim()).await?;
     state.tokens.clear();
     Ok(reply(outcome))
 }
@@ -140,7 +140,7 @@ async fn create_server_token(
 #[utoipa::path(get, path = "/v1/tokens", tag = "tokens",
     responses((status = 200, description = "the live server-wide tokens", body = TokenList)))]
 async fn list_server_tokens(State(state): State<AppState>, actor: Actor) -> Result<axum::Json<TokenList>> {
-    let tokens = teams::list_server_tokens(&state.pool, &actor).await?;
+    let tokens = tokens::list_server_tokens(&state.pool, &actor).await?;
     Ok(axum::Json(TokenList { items: tokens.into_iter().map(Into::into).collect() }))
 }
 
@@ -157,7 +157,7 @@ async fn revoke_server_token(
     pre: Preconditions,
     Path(id): Path<Uuid>,
 ) -> Result<Response> {
-    let outcome = teams::revoke_server_token(&state.pool, &actor, &pre, id).await?;
+    let outcome = tokens::revoke_server_token(&state.pool, &actor, &pre, id).await?;
     state.tokens.clear();
     Ok(reply(outcome))
 }
