@@ -51,6 +51,15 @@ impl Fields {
         }
     }
 
+    /// A single line of text (a name, a label).
+    pub fn line(&mut self, field: &str, value: &str, max: usize) {
+        let before = self.0.len();
+        self.text(field, value, max);
+        if self.0.len() == before && value.contains(['\n', '\t']) {
+            self.add(field, "must be a single line");
+        }
+    }
+
     pub fn opt_text(&mut self, field: &str, value: Option<&str>, max: usize) {
         if let Some(v) = value {
             self.text(field, v, max);
@@ -64,11 +73,7 @@ impl Fields {
             return;
         }
         for (i, v) in values.iter().enumerate() {
-            let before = self.0.len();
-            self.text(&format!("{field}[{i}]"), v, max_len);
-            if self.0.len() == before && v.contains(['\n', '\t']) {
-                self.add(format!("{field}[{i}]"), "must be a single line");
-            }
+            self.line(&format!("{field}[{i}]"), v, max_len);
             if values[..i].contains(v) {
                 self.add(format!("{field}[{i}]"), "is listed twice");
             }

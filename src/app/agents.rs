@@ -3,10 +3,10 @@
 use serde_json::json;
 
 use crate::app::actor::{Actor, team_not_found};
-use crate::domain::Scope;
 use crate::app::reads::{Fetched, team_list};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
-use crate::domain::{AgentId, AgentKind, TeamId};
+use crate::domain::Scope;
+use crate::domain::{AgentId, AgentKind, Code, TeamId};
 use crate::error::{Error, Result};
 use crate::resources::Agent;
 use crate::store::agents::AgentRow;
@@ -22,6 +22,7 @@ pub struct AgentChanges {
     pub can_review: Option<bool>,
     pub can_author: Option<bool>,
     pub expertise: Option<Vec<String>>,
+    pub aliases: Option<Vec<String>>,
     pub active: Option<bool>,
 }
 
@@ -51,6 +52,7 @@ pub async fn put_agent(
             can_review: false,
             can_author: true,
             expertise: vec![],
+            aliases: vec![],
             active: true,
             created_at: Default::default(),
             updated_at: Default::default(),
@@ -62,9 +64,15 @@ pub async fn put_agent(
             can_review: changes.can_review.unwrap_or(base.can_review),
             can_author: changes.can_author.unwrap_or(base.can_author),
             expertise: changes.expertise.clone().unwrap_or(base.expertise),
+            aliases: changes.aliases.clone().unwrap_or(base.aliases),
             active: changes.active.unwrap_or(base.active),
             ..base
         };
+        // R16: an agent's id and aliases each name it alone.
+        let names: Vec<String> = std::iter::once(agent.id.clone()).chain(agent.aliases.iter().cloned()).collect();
+        if let Some((name, other)) = agents::names_taken(tx, team, id, &names).await?.into_iter().next() {
+            return Err(Error::refused(Code::AliasTaken, format!("'{name}' already names agent '{other}' in team '{team}'")));
+        }
         let (agent, created) = agents::upsert(tx, team, &agent).await?;
         let (change, kind) =
             if created { (Change::Created, "agent.created") } else { (Change::Updated, "agent.updated") };

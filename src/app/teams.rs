@@ -3,8 +3,8 @@
 use serde_json::json;
 
 use crate::app::actor::{Actor, team_not_found};
-use crate::domain::Scope;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
+use crate::domain::Scope;
 use crate::domain::{Code, Profile};
 use crate::error::{Error, Result};
 use crate::resources::Team;

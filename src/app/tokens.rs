@@ -4,9 +4,9 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::app::actor::{Actor, team_not_found};
-use crate::domain::Scope;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::auth;
+use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::error::{Error, Result};
 use crate::resources::CreatedToken;

@@ -129,6 +129,7 @@ impl From<AgentRow> for Agent {
             can_review: a.can_review,
             can_author: a.can_author,
             expertise: a.expertise,
+            aliases: a.aliases,
             active: a.active,
             created_at: a.created_at,
             updated_at: a.updated_at,

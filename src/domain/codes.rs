@@ -18,6 +18,9 @@ words! {
         /// A path check: the file belongs to an artifact and the agent may not author.
         NotAnAuthor = "not_an_author",
         AgentLockedOut = "agent_locked_out",
+        /// A path check: the file belongs to an artifact someone is locked out of, and the
+        /// writer cannot be named (R16).
+        UnknownWriter = "unknown_writer",
         ExpertiseMismatch = "expertise_mismatch",
         InvalidState = "invalid_state",
         Deadlocked = "deadlocked",
@@ -29,6 +32,8 @@ words! {
         // Decided by the use cases around the rules.
         /// An artifact with this key exists.
         ArtifactExists = "artifact_exists",
+        /// An agent's id or alias already names another agent of the team.
+        AliasTaken = "alias_taken",
         /// The request collided with a concurrent one and nothing was recorded; retry it.
         Conflict = "conflict",
         /// `If-Match` names another version of the artifact.

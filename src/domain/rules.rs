@@ -453,6 +453,23 @@ pub fn covered_file(agent: &Agent, artifact: &str, path: &str) -> Refusal {
     }
 }
 
+/// R16: why a writer that names no agent may not write `artifact`, or `path`, a file its globs
+/// cover, when the agents `locked` are locked out of it: the writer may be one of them.
+pub fn unnamed_writer(artifact: &str, path: Option<&str>, locked: &[String]) -> Refusal {
+    let what = match path {
+        Some(path) => format!("'{path}', which belongs to artifact '{artifact}' and"),
+        None => format!("artifact '{artifact}', which"),
+    };
+    Refusal::new(
+        Code::UnknownWriter,
+        format!(
+            "reviewlock cannot tell which agent is writing {what} is locked for {}: name the writing agent \
+             (REVIEWLOCK_AGENT, an agent token, or the subagent's name as one of the agent's roster aliases)",
+            locked.join(", ")
+        ),
+    )
+}
+
 /// Every credited agent exists and is active, the author may author, and nobody is credited twice.
 fn check_credits(roster: &Roster, credits: Credits) -> Decision<()> {
     decide_author(roster.get(credits.author), credits.author)?;

@@ -41,6 +41,12 @@ pub struct AgentInput {
     /// Tags an escalation may ask for (R5), such as `typescript`; default none.
     #[schema(max_items = 64)]
     pub expertise: Option<Vec<String>>,
+    /// Other names of the agent (R16), replacing the current ones: a runtime's subagent name
+    /// (Claude Code's and Codex's `agent_type`), a commit author's e-mail address. Each names
+    /// one agent of the team: another agent's id or alias is refused with 409 `alias_taken`.
+    /// Matched exactly; default none.
+    #[schema(max_items = 64, example = json!(["revision-engineer", "revision-eng@example.com"]))]
+    pub aliases: Option<Vec<String>>,
     /// Retired agents keep their history but may not act; default true.
     pub active: Option<bool>,
 }
@@ -63,10 +69,10 @@ async fn put_agent(
     Json(input): Json<AgentInput>,
 ) -> Result<Response> {
     let mut fields = Fields::new();
-    fields.slug("agent", &agent);
     fields.opt_text("display_name", input.display_name.as_deref(), MAX_NAME);
     fields.labels("roles", input.roles.as_deref().unwrap_or_default(), MAX_TAG);
     fields.labels("expertise", input.expertise.as_deref().unwrap_or_default(), MAX_TAG);
+    fields.labels("aliases", input.aliases.as_deref().unwrap_or_default(), MAX_NAME);
     fields.finish()?;
     let changes = AgentChanges {
         display_name: input.display_name,
@@ -75,6 +81,7 @@ async fn put_agent(
         can_review: input.can_review,
         can_author: input.can_author,
         expertise: input.expertise,
+        aliases: input.aliases,
         active: input.active,
     };
     Ok(reply(agents::put_agent(&state.pool, &actor, &pre, &team, &agent, changes).await?))

@@ -10,6 +10,7 @@ use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::resources::{CheckInput, CheckResult};
+use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(check))
@@ -32,5 +33,10 @@ async fn check(
     Path(team): Path<TeamId>,
     Json(input): Json<CheckInput>,
 ) -> Result<axum::Json<CheckResult>> {
+    let mut fields = Fields::new();
+    if let Some(alias) = &input.alias {
+        fields.line("alias", alias, MAX_NAME);
+    }
+    fields.finish()?;
     Ok(axum::Json(check::check(&state.pool, &state.coverage, &actor, &team, input).await?))
 }

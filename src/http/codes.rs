@@ -65,6 +65,9 @@ table! {
     AgentLockedOut => CONFLICT,
         "the agent is locked out of this artifact (R5, R6)",
         "'runtime-eng' (author) is locked out of 'auth' since version 1 was rejected";
+    UnknownWriter => CONFLICT,
+        "a check whose writer names no agent, of a file an active lockout covers (R16): name the agent",
+        "reviewlock cannot tell which agent is writing 'src/auth/login.rs', which is locked for runtime-eng";
     ExpertiseMismatch => CONFLICT,
         "the agent lacks an expertise the `escalate` remedy requires (R5)",
         "'revision-eng' lacks the expertise the remedy requires: typescript";
@@ -89,6 +92,9 @@ table! {
     NotFound => NOT_FOUND,
         "no such team or resource (another team's resources look the same)",
         "artifact 'auth' does not exist in team 'acme'";
+    AliasTaken => CONFLICT,
+        "an alias, or the agent's id, already names another agent of the team (R16)",
+        "'general-purpose' already names agent 'runtime-eng' in team 'acme'";
     ArtifactExists => CONFLICT,
         "an artifact with this key exists",
         "an artifact with key 'auth' exists in team 'acme'";

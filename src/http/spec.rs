@@ -56,6 +56,7 @@ pub struct ApiDoc;
 /// its kind may answer (see [`Contract`]).
 const REFUSALS: &[(&str, &[Code])] = &[
     ("put_team", &[]),
+    ("put_agent", &[Code::AliasTaken]),
     ("create_artifact", &[Code::ArtifactExists, Code::InvalidAgent]),
     (
         "submit_version",

@@ -58,6 +58,11 @@ pub fn next_step(code: Code, artifact: Option<&Value>) -> String {
             "correct the arguments named above and call again".to_owned()
         }
         Code::NotFound => "check the name: list_artifacts lists the team's artifacts".to_owned(),
+        Code::UnknownWriter => "name the writing agent: give each subagent a roster alias (PUT …/agents/{agent} \
+                                `aliases`), or set REVIEWLOCK_AGENT"
+            .to_owned(),
+        Code::AliasTaken => "choose a name no other agent of the team has, or take it from that agent first"
+            .to_owned(),
         Code::ArtifactExists => "the key is taken: get_artifact reads it, or choose another key".to_owned(),
         Code::Forbidden => "this token's scope does not allow it: a coordinator token assigns, a user token resolves \
                             escalations and lifts lockouts, an agent token acts only as its agent; ask the user"

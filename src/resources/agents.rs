@@ -19,6 +19,10 @@ pub struct Agent {
     pub can_author: bool,
     #[schema(example = json!(["rust", "auth"]))]
     pub expertise: Vec<String>,
+    /// Other names of the agent, each naming it alone in the team (R16): a runtime's subagent
+    /// name, a commit author's e-mail address.
+    #[schema(example = json!(["revision-engineer", "revision-eng@example.com"]))]
+    pub aliases: Vec<String>,
     pub active: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,

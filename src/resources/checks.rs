@@ -9,9 +9,17 @@ use crate::domain::{AgentId, ArtifactKey, Code};
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckInput {
-    /// The agent about to write. An `agent` token may leave it out: it asks for its own agent.
+    /// The agent about to write, by its id. Give this or `alias`, not both. Without either, an
+    /// `agent` token asks for its own agent, and any other token for a writer reviewlock cannot
+    /// name: refused wherever an active lockout covers the path (`unknown_writer`), allowed
+    /// elsewhere (R16).
     #[schema(value_type = Option<String>, example = "runtime-eng")]
     pub agent: Option<AgentId>,
+    /// The agent about to write, by its id or one of its `aliases` (R16): a runtime's subagent
+    /// name, a commit author's e-mail address. A name that names no agent of the team is a
+    /// writer reviewlock cannot name (see `agent`), never the token's agent.
+    #[schema(max_length = 200, example = "general-purpose")]
+    pub alias: Option<String>,
     /// An artifact key: would a version authored by the agent be accepted now?
     #[schema(value_type = Option<String>, example = "auth")]
     pub artifact: Option<ArtifactKey>,
@@ -31,8 +39,9 @@ pub struct Denial {
     /// The artifact refused, or null when the agent itself may not write.
     #[schema(required = true, example = "auth")]
     pub artifact: Option<String>,
-    /// Why: for a path, `agent_locked_out` or `not_an_author`; for the agent, `invalid_agent`;
-    /// for an artifact, the code `POST …/versions` would answer.
+    /// Why: for a path, `agent_locked_out`, `not_an_author` or, for a writer reviewlock cannot
+    /// name, `unknown_writer`; for the agent, `invalid_agent`; for an artifact, the code
+    /// `POST …/versions` would answer (`unknown_writer` for a writer it cannot name).
     pub code: Code,
     #[schema(example = "runtime-eng is locked out of 'auth' (rejected version 1)")]
     pub detail: String,
@@ -42,5 +51,8 @@ pub struct Denial {
 pub struct CheckResult {
     /// True when there is no denial.
     pub allowed: bool,
+    /// The agent the check was answered for; null for a writer reviewlock cannot name (R16).
+    #[schema(required = true, example = "runtime-eng")]
+    pub agent: Option<String>,
     pub denials: Vec<Denial>,
 }

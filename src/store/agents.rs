@@ -12,6 +12,8 @@ pub struct AgentRow {
     pub can_review: bool,
     pub can_author: bool,
     pub expertise: Vec<String>,
+    /// Other names of the agent (R16), in order.
+    pub aliases: Vec<String>,
     pub active: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -19,7 +21,9 @@ pub struct AgentRow {
 
 macro_rules! columns {
     () => {
-        "id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at"
+        "id, display_name, kind, roles, can_review, can_author, expertise, active, created_at, updated_at,
+         array(select s.alias from agent_aliases s where s.team_id = agents.team_id and s.agent_id = agents.id
+               order by s.alias collate \"C\") as aliases"
     };
 }
 
@@ -90,9 +94,54 @@ pub async fn upsert(conn: &mut PgConnection, team: &str, agent: &AgentRow) -> sq
     .bind(agent.can_author)
     .bind(&agent.expertise)
     .bind(agent.active)
-    .fetch_one(conn)
+    .fetch_one(&mut *conn)
     .await?;
-    Ok((row.agent, row.created))
+    set_aliases(conn, team, &agent.id, &agent.aliases).await?;
+    // As a read returns them: in byte order.
+    let mut aliases = agent.aliases.clone();
+    aliases.sort();
+    Ok((AgentRow { aliases, ..row.agent }, row.created))
+}
+
+/// Replaces the agent's aliases. One that another agent holds violates `agent_aliases_pkey`.
+async fn set_aliases(
+    conn: &mut PgConnection,
+    team: &str,
+    agent: &str,
+    aliases: &[String],
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "with gone as (delete from agent_aliases where team_id = $1 and agent_id = $2 and alias <> all($3))
+         insert into agent_aliases (team_id, alias, agent_id)
+         select $1, alias, $2 from unnest($3::text[]) alias
+         where not exists (select from agent_aliases s where s.team_id = $1 and s.agent_id = $2 and s.alias = alias)",
+    )
+    .bind(team)
+    .bind(agent)
+    .bind(aliases)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Which of `names` name an agent of the team other than `agent`, by its id or one of its
+/// aliases, each with the agent it names: an alias must name one agent (R16).
+pub async fn names_taken(
+    conn: &mut PgConnection,
+    team: &str,
+    agent: &str,
+    names: &[String],
+) -> sqlx::Result<Vec<(String, String)>> {
+    sqlx::query_as(
+        "select g.id, g.id from agents g where g.team_id = $1 and g.id <> $2 and g.id = any($3)
+         union all
+         select s.alias, s.agent_id from agent_aliases s where s.team_id = $1 and s.agent_id <> $2 and s.alias = any($3)",
+    )
+    .bind(team)
+    .bind(agent)
+    .bind(names)
+    .fetch_all(conn)
+    .await
 }
 
 /// One active lockout of an agent, for the agent's own view.

@@ -152,13 +152,20 @@ async fn an_agent_token_acts_only_as_its_agent(pool: PgPool) {
     assert_eq!(own.expect(200, None)["allowed"], true, "b is the assignee");
     forbidden(&t.api.post(&checks, &ta, json!({ "agent": "b", "artifact": "m" })).await);
     forbidden(&t.api.post(&checks, &tb, json!({ "agent": "a", "paths": ["src/x.rs"] })).await);
-    // Without an agent, an agent token asks about its own; any other token must name one.
+    // Without an agent, an agent token asks about its own; any other token asks for a writer it
+    // cannot name (R16): refused where a lockout covers, here `a`'s.
     let unnamed = t.api.post(&checks, &ta, json!({ "artifact": "m" })).await;
     assert_eq!(unnamed.expect(200, None)["denials"][0]["code"], "agent_locked_out", "asked as a");
     let unnamed = t.api.post(&checks, &tb, json!({ "artifact": "m" })).await;
     assert_eq!(unnamed.expect(200, None)["allowed"], true, "asked as b");
     let coordinator = t.api.post(&checks, &t.coord, json!({ "artifact": "m" })).await;
-    assert_eq!(invalid_fields(&coordinator), ["agent"]);
+    let coordinator = coordinator.expect(200, None);
+    assert_eq!(coordinator["agent"], Value::Null);
+    assert_eq!(coordinator["denials"][0]["code"], "unknown_writer", "{coordinator}");
+    // Nor may an agent token name another agent by an alias.
+    let alias = json!({ "aliases": ["b@example.com"] });
+    t.api.put(&t.url("/agents/b"), &t.coord, alias).await.expect(200, None);
+    forbidden(&t.api.post(&checks, &ta, json!({ "alias": "b@example.com", "artifact": "m" })).await);
 
     // Versions: only those it authors (as the assignee).
     let versions = t.url("/artifacts/m/versions");

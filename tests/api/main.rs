@@ -25,3 +25,4 @@ mod teams;
 mod tenancy;
 mod tokens;
 mod typed_events;
+mod writers;

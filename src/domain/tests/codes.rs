@@ -8,7 +8,7 @@ use super::*;
 // Codes
 // ---------------------------------------------------------------------------------------------
 
-const ALL_CODES: [Code; 18] = [
+const ALL_CODES: [Code; 19] = [
     Code::NotAReviewer,
     Code::SelfReview,
     Code::StaleVersion,
@@ -19,6 +19,7 @@ const ALL_CODES: [Code; 18] = [
     Code::InvalidAgent,
     Code::NotAnAuthor,
     Code::AgentLockedOut,
+    Code::UnknownWriter,
     Code::ExpertiseMismatch,
     Code::InvalidState,
     Code::Deadlocked,
@@ -44,6 +45,7 @@ fn every_code_is_listed(code: Code) {
         | Code::InvalidAgent
         | Code::NotAnAuthor
         | Code::AgentLockedOut
+        | Code::UnknownWriter
         | Code::ExpertiseMismatch
         | Code::InvalidState
         | Code::Deadlocked
@@ -54,6 +56,7 @@ fn every_code_is_listed(code: Code) {
         | Code::NotFound => {}
         // Not the rules' to decide.
         Code::ArtifactExists
+        | Code::AliasTaken
         | Code::Conflict
         | Code::PreconditionFailed
         | Code::IdempotencyKeyReused
@@ -101,6 +104,7 @@ fn every_refusal_code_is_reachable() {
         (Code::LockedOutAgentNamed, in_review().review(reject("Q").naming("A")).map(drop).code()),
         (Code::InvalidAgent, changes_requested().assign("nobody").code()),
         (Code::NotAnAuthor, Err(covered_file(&reviewer("Q"), "auth", "src/auth.rs").code)),
+        (Code::UnknownWriter, Err(unnamed_writer("auth", Some("src/auth.rs"), &["A".into()]).code)),
         (Code::AgentLockedOut, changes_requested().assign("A").code()),
         (Code::ExpertiseMismatch, {
             let mut w = in_review();

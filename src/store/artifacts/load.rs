@@ -63,6 +63,9 @@ struct SnapshotRow {
     roster: Json<Vec<RosterRow>>,
     artifact: Option<Json<Loaded>>,
     locked_paths: Json<Vec<LockedPaths>>,
+    /// Read by a check alone.
+    #[sqlx(default)]
+    writer: Option<String>,
 }
 
 /// A statement reading a [`Snapshot`]: the team `$1`'s policy, revision and roster (its agents
@@ -71,6 +74,12 @@ struct SnapshotRow {
 /// such a statement Postgres plans again at every execution.
 macro_rules! snapshot_sql {
     (roster: $roster:literal, artifact: $artifact:expr, locked_paths: $locked:expr) => {
+        snapshot_sql!(roster: $roster, artifact: $artifact, locked_paths: $locked, "")
+    };
+    (roster: $roster:expr, artifact: $artifact:expr, locked_paths: $locked:expr, writer: $writer:expr) => {
+        snapshot_sql!(roster: $roster, artifact: $artifact, locked_paths: $locked, concat!(", ", $writer, " as writer"))
+    };
+    (roster: $roster:expr, artifact: $artifact:expr, locked_paths: $locked:expr, $writer:expr) => {
         concat!(
             "select t.profile, t.required_approvals, t.revision,
                  coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review,
@@ -81,7 +90,9 @@ macro_rules! snapshot_sql {
             $artifact,
             " as artifact, ",
             $locked,
-            " as locked_paths from teams t where t.id = $1"
+            " as locked_paths",
+            $writer,
+            " from teams t where t.id = $1"
         )
     };
 }
@@ -112,12 +123,42 @@ macro_rules! artifact_json {
     };
 }
 
-/// The artifacts whose files the agent `$agent` of the team `t` may not write, with their paths,
-/// as JSON: those it is locked out of (R6) or, when it is an active agent that may not author,
-/// every artifact with paths. Abandoned artifacts take no more writes and are left out. Each
-/// branch runs only when chosen: the usual check reads the agent's lockouts alone.
+/// The agent of the team `t` that `$name` names, by its id or one of its aliases (R16); null
+/// when it names none.
+macro_rules! named {
+    ($name:literal) => {
+        concat!(
+            "(select coalesce((select g.id from agents g where g.team_id = t.id and g.id = ",
+            $name,
+            "), (select s.agent_id from agent_aliases s where s.team_id = t.id and s.alias = ",
+            $name,
+            ")))"
+        )
+    };
+}
+
+/// The artifacts whose files a writer of the team `t` may not write, with their paths, as JSON.
+/// Abandoned artifacts take no more writes and are left out. `agent: $id`: those the agent is
+/// locked out of (R6) or, when it is an active agent that may not author, every artifact with
+/// paths; each branch runs only when chosen, so the usual check reads the agent's lockouts alone.
+/// `nobody`: every artifact someone is locked out of, with who (R16). `named: $id`: either, as
+/// `$id` (an agent id or null) says.
 macro_rules! locked_paths_json {
-    ($agent:literal) => {
+    (nobody) => {
+        "coalesce((select json_agg(json_build_object('id', p.id, 'artifact', p.key, 'paths', p.paths,
+                                                     'locked', (select array_agg(l.agent_id order by l.agent_id)
+                                                                from lockouts l where l.team_id = p.team_id
+                                                                and l.artifact_id = p.id and l.cleared_at is null))
+                             order by p.key)
+                   from artifacts p where p.team_id = t.id and p.paths <> '{}' and p.state <> 'abandoned'
+                   and exists (select from lockouts l where l.team_id = p.team_id and l.artifact_id = p.id
+                               and l.cleared_at is null)), '[]')"
+    };
+    (named: $agent:expr) => {
+        concat!("case when ", $agent, " is null then ", locked_paths_json!(nobody), " else ",
+                locked_paths_json!(agent: $agent), " end")
+    };
+    (agent: $agent:expr) => {
         concat!(
             "case when exists (select from agents g where g.team_id = t.id and g.id = ",
             $agent,
@@ -148,25 +189,57 @@ pub async fn load_team(conn: &mut PgConnection, team: &str) -> sqlx::Result<Opti
     Ok(row.map(SnapshotRow::into_snapshot))
 }
 
-/// What a check of `agent` decides on, from one statement: its locked paths and, when it asks
-/// about the artifact `key`, that artifact and the whole roster; else the roster holds only the
-/// agent. `None` when the team does not exist.
+/// Who a check is about (R16).
+#[derive(Debug, Clone, Copy)]
+pub enum Writer<'a> {
+    /// An agent, by its id.
+    Id(&'a str),
+    /// Whichever agent this id or alias names; nobody if none.
+    Named(&'a str),
+    /// A writer reviewlock cannot name.
+    Nobody,
+}
+
+/// What a check of `writer` decides on, from one statement: the agent it is (`Snapshot::writer`),
+/// its locked paths and, when it asks about the artifact `key`, that artifact and the whole
+/// roster; else the roster holds only the agent. `None` when the team does not exist.
 pub async fn load_check(
     conn: &mut PgConnection,
     team: &str,
     key: Option<&str>,
-    agent: &str,
+    writer: Writer<'_>,
 ) -> sqlx::Result<Option<Snapshot>> {
-    let row = match key {
-        Some(key) => {
-            let sql = snapshot_sql!(roster: "", artifact: artifact_json!("$2"), locked_paths: locked_paths_json!("$3"));
-            sqlx::query_as(sql).bind(team).bind(key).bind(agent).fetch_optional(conn).await?
-        }
-        None => {
-            let sql = snapshot_sql!(roster: " and g.id = $2", artifact: "null::json", locked_paths: locked_paths_json!("$2"));
-            sqlx::query_as(sql).bind(team).bind(agent).fetch_optional(conn).await?
-        }
+    macro_rules! nobody {
+        ($artifact:expr) => {
+            snapshot_sql!(roster: " and false", artifact: $artifact, locked_paths: locked_paths_json!(nobody))
+        };
+    }
+    macro_rules! statement {
+        (artifact: $key:literal, $how:ident: $writer:expr) => {
+            snapshot_sql!(roster: "", artifact: artifact_json!($key), locked_paths: locked_paths_json!($how: $writer),
+                          writer: $writer)
+        };
+        ($how:ident: $writer:expr) => {
+            snapshot_sql!(roster: concat!(" and g.id = ", $writer), artifact: "null::json",
+                          locked_paths: locked_paths_json!($how: $writer), writer: $writer)
+        };
+    }
+    let (sql, name) = match (key, writer) {
+        (Some(_), Writer::Id(id)) => (statement!(artifact: "$2", agent: "$3"), Some(id)),
+        (Some(_), Writer::Named(name)) => (statement!(artifact: "$2", named: named!("$3")), Some(name)),
+        (Some(_), Writer::Nobody) => (nobody!(artifact_json!("$2")), None),
+        (None, Writer::Id(id)) => (statement!(agent: "$2"), Some(id)),
+        (None, Writer::Named(name)) => (statement!(named: named!("$2")), Some(name)),
+        (None, Writer::Nobody) => (nobody!("null::json"), None),
     };
+    let mut query = sqlx::query_as(sql).bind(team);
+    if let Some(key) = key {
+        query = query.bind(key);
+    }
+    if let Some(name) = name {
+        query = query.bind(name);
+    }
+    let row: Option<SnapshotRow> = query.fetch_optional(conn).await?;
     Ok(row.map(SnapshotRow::into_snapshot))
 }
 
@@ -188,6 +261,7 @@ impl SnapshotRow {
             roster: Roster(roster.collect()),
             artifact: self.artifact.map(|a| a.0),
             locked_paths: self.locked_paths.0,
+            writer: self.writer,
         }
     }
 }

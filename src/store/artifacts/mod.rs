@@ -128,6 +128,8 @@ pub struct Snapshot {
     /// The artifacts whose files the agent asked for may not write, with their paths: those it
     /// is locked out of, or every one for an agent that may not author.
     pub locked_paths: Vec<LockedPaths>,
+    /// The agent a check is about, when the writer names one (R16).
+    pub writer: Option<String>,
 }
 
 impl Loaded {
@@ -184,6 +186,9 @@ pub struct LockedPaths {
     pub id: i64,
     pub artifact: String,
     pub paths: Vec<String>,
+    /// For a writer that names no agent: who is locked out of the artifact (R16).
+    #[serde(default)]
+    pub locked: Vec<String>,
 }
 
 mod load;
