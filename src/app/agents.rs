@@ -1,13 +1,12 @@
 //! A team's agents: the roster.
 
-use serde_json::json;
-
 use crate::app::actor::{Actor, Scope, team_not_found};
 use crate::app::reads::{Fetched, team_list};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::domain::{AgentId, TeamId};
 use crate::error::{Error, Result};
 use crate::resources::Agent;
+use crate::resources::events::{AgentChanged, EventData};
 use crate::store::agents::AgentRow;
 use crate::store::events::NewEvent;
 use crate::store::{Db, agents, teams};
@@ -65,12 +64,23 @@ pub async fn put_agent(
             ..base
         };
         let (agent, created) = agents::upsert(tx, team, &agent).await?;
-        let (change, kind) =
-            if created { (Change::Created, "agent.created") } else { (Change::Updated, "agent.updated") };
-        let data = json!({ "agent": agent.id, "kind": agent.kind, "roles": agent.roles, "can_review": agent.can_review,
-                           "can_author": agent.can_author, "expertise": agent.expertise, "active": agent.active });
-        let event = NewEvent { artifact: None, kind, actor: Some(id.to_string()), data };
-        Ok(Done::new(change, agent.into(), event))
+        let agent = Agent::from(agent);
+        let changed = AgentChanged {
+            agent: agent.id.clone(),
+            kind: agent.kind,
+            roles: agent.roles.clone(),
+            can_review: agent.can_review,
+            can_author: agent.can_author,
+            expertise: agent.expertise.clone(),
+            active: agent.active,
+        };
+        let (change, data) = if created {
+            (Change::Created, EventData::AgentCreated(changed))
+        } else {
+            (Change::Updated, EventData::AgentUpdated(changed))
+        };
+        let event = NewEvent { artifact: None, actor: Some(id.to_string()), data };
+        Ok(Done::new(change, agent, event))
     })
     .await
 }

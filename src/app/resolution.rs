@@ -9,6 +9,7 @@ use crate::domain::{self, Resolution};
 use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result};
 use crate::metrics::Counted;
+use crate::resources::events::{EscalationResolved, EventData};
 use crate::resources::{ArtifactStatus, ResolutionAction, ResolutionInput};
 use crate::store::Db;
 use crate::store::artifacts as store;
@@ -51,9 +52,13 @@ pub async fn resolve(
         store::resolve_escalation(tx, team, id, &resolution).await?;
         a.loaded.escalation = None;
         w.count(Counted::DeadlockResolved(input.action));
-        let data = json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state });
-        let event =
-            NewEvent { artifact: Some(key), kind: "escalation.resolved", actor: input.agent.clone(), data };
+        let data = EventData::EscalationResolved(EscalationResolved {
+            action: input.action,
+            agent: input.agent.clone(),
+            reason: input.reason.clone(),
+            state,
+        });
+        let event = NewEvent { artifact: Some(key), actor: input.agent.clone(), data };
         Ok(Done::new(Change::Updated, a.status(), event))
     })
     .await
