@@ -1,7 +1,5 @@
 //! A team's agents: the roster.
 
-use serde_json::json;
-
 use crate::app::actor::{Actor, team_not_found};
 use crate::app::reads::{Fetched, team_list};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
@@ -9,6 +7,7 @@ use crate::domain::Scope;
 use crate::domain::{AgentId, AgentKind, Code, TeamId};
 use crate::error::{Error, Result};
 use crate::resources::Agent;
+use crate::resources::events::{AgentChanged, EventData};
 use crate::store::agents::AgentRow;
 use crate::store::events::NewEvent;
 use crate::store::{Db, agents, teams};
@@ -69,17 +68,33 @@ pub async fn put_agent(
             ..base
         };
         // R16: an agent's id and aliases each name it alone.
-        let names: Vec<String> = std::iter::once(agent.id.clone()).chain(agent.aliases.iter().cloned()).collect();
+        let names: Vec<String> =
+            std::iter::once(agent.id.clone()).chain(agent.aliases.iter().cloned()).collect();
         if let Some((name, other)) = agents::names_taken(tx, team, id, &names).await?.into_iter().next() {
-            return Err(Error::refused(Code::AliasTaken, format!("'{name}' already names agent '{other}' in team '{team}'")));
+            return Err(Error::refused(
+                Code::AliasTaken,
+                format!("'{name}' already names agent '{other}' in team '{team}'"),
+            ));
         }
         let (agent, created) = agents::upsert(tx, team, &agent).await?;
-        let (change, kind) =
-            if created { (Change::Created, "agent.created") } else { (Change::Updated, "agent.updated") };
-        let data = json!({ "agent": agent.id, "kind": agent.kind, "roles": agent.roles, "can_review": agent.can_review,
-                           "can_author": agent.can_author, "expertise": agent.expertise, "active": agent.active });
-        let event = NewEvent { artifact: None, kind, actor: Some(id.to_string()), data };
-        Ok(Done::new(change, agent.into(), event))
+        let agent = Agent::from(agent);
+        let changed = AgentChanged {
+            agent: agent.id.clone(),
+            kind: agent.kind,
+            roles: agent.roles.clone(),
+            can_review: agent.can_review,
+            can_author: agent.can_author,
+            expertise: agent.expertise.clone(),
+            aliases: agent.aliases.clone(),
+            active: agent.active,
+        };
+        let (change, data) = if created {
+            (Change::Created, EventData::AgentCreated(changed))
+        } else {
+            (Change::Updated, EventData::AgentUpdated(changed))
+        };
+        let event = NewEvent { artifact: None, actor: Some(id.to_string()), data };
+        Ok(Done::new(change, agent, event))
     })
     .await
 }

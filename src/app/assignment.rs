@@ -1,7 +1,5 @@
 //! Assigning the reviser of a rejected artifact (R5) and releasing the assignment.
 
-use serde_json::json;
-
 use crate::app::actor::Actor;
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
@@ -9,6 +7,7 @@ use crate::domain::Scope;
 use crate::domain::{self, AssignedBy, AssignmentEnd, Code, State};
 use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result, ResultExt};
+use crate::resources::events::{AssignmentCreated, AssignmentReleased, EventData};
 use crate::resources::{ArtifactStatus, AssignmentInput};
 use crate::store::Db;
 use crate::store::artifacts as store;
@@ -37,13 +36,12 @@ pub async fn assign(
                 })?;
         a.loaded.assignment = Some(assignment);
         a.set_state(tx, State::InRevision).await?;
-        let data = json!({ "agent": input.agent, "note": input.note, "state": State::InRevision });
-        let event = NewEvent {
-            artifact: Some(key),
-            kind: "assignment.created",
-            actor: Some(input.agent.to_string()),
-            data,
-        };
+        let data = EventData::AssignmentCreated(AssignmentCreated {
+            agent: input.agent.to_string(),
+            note: input.note.clone(),
+            state: State::InRevision,
+        });
+        let event = NewEvent { artifact: Some(key), actor: Some(input.agent.to_string()), data };
         Ok(Done::new(Change::Created, a.status(), event))
     })
     .await
@@ -65,9 +63,11 @@ pub async fn release(
         store::end_assignment(tx, team, a.id(), AssignmentEnd::Released).await?;
         a.loaded.assignment = None;
         a.set_state(tx, State::ChangesRequested).await?;
-        let data = json!({ "agent": released, "state": State::ChangesRequested });
-        let event =
-            NewEvent { artifact: Some(key), kind: "assignment.released", actor: Some(released), data };
+        let data = EventData::AssignmentReleased(AssignmentReleased {
+            agent: released.clone(),
+            state: State::ChangesRequested,
+        });
+        let event = NewEvent { artifact: Some(key), actor: Some(released), data };
         Ok(Done::new(Change::Updated, a.status(), event))
     })
     .await

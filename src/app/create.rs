@@ -1,7 +1,5 @@
 //! Creating an artifact with its version 1 (R6 for its credits).
 
-use serde_json::json;
-
 use crate::app::actor::{Actor, team_not_found};
 use crate::app::artifact::{LOCKED_OUT_CREDIT, contributor_rows, locked_out_credit};
 use crate::app::globs;
@@ -10,6 +8,7 @@ use crate::app::views;
 use crate::domain::TeamId;
 use crate::domain::{self, Code, Credits};
 use crate::error::{Error, Result, ResultExt};
+use crate::resources::events::{ArtifactCreated, EventData};
 use crate::resources::{ArtifactInput, ArtifactStatus};
 use crate::store::artifacts::{self as store, Loaded, NewArtifact, NewVersion};
 use crate::store::events::NewEvent;
@@ -68,14 +67,13 @@ pub async fn create(
             assignment: None,
             escalation: None,
         };
-        let data = json!({ "version": 1, "author": input.author, "contributors": input.contributors,
-                           "title": input.title });
-        let event = NewEvent {
-            artifact: Some(&input.key),
-            kind: "artifact.created",
-            actor: Some(input.author.to_string()),
-            data,
-        };
+        let data = EventData::ArtifactCreated(ArtifactCreated {
+            version: 1,
+            author: input.author.to_string(),
+            contributors: input.contributors.clone(),
+            title: input.title.clone(),
+        });
+        let event = NewEvent { artifact: Some(&input.key), actor: Some(input.author.to_string()), data };
         Ok(Done::new(Change::Created, views::status(loaded, now.policy, &now.roster), event))
     })
     .await

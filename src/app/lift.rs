@@ -1,7 +1,5 @@
 //! The user's early lift of one lockout (R10).
 
-use serde_json::json;
-
 use crate::app::actor::Actor;
 use crate::app::artifact::ArtifactWrite;
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
@@ -10,6 +8,7 @@ use crate::domain::Scope;
 use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::resources::ArtifactStatus;
+use crate::resources::events::{EventData, LockoutLifted};
 use crate::store::Db;
 use crate::store::artifacts as store;
 use crate::store::events::NewEvent;
@@ -32,9 +31,9 @@ pub async fn lift(
         store::lift_lockout(tx, team, a.id(), agent, reason).await?;
         a.loaded.lockouts.retain(|l| l.agent_id != agent.as_str());
         a.loaded.artifact = store::touch(tx, team, a.id()).await?;
-        let data = json!({ "agent": agent, "reason": reason });
-        let event =
-            NewEvent { artifact: Some(key), kind: "lockout.lifted", actor: Some(agent.to_string()), data };
+        let data =
+            EventData::LockoutLifted(LockoutLifted { agent: agent.to_string(), reason: reason.to_owned() });
+        let event = NewEvent { artifact: Some(key), actor: Some(agent.to_string()), data };
         Ok(Done::new(Change::Updated, a.status(), event))
     })
     .await

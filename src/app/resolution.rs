@@ -11,6 +11,7 @@ use crate::domain::{ArtifactKey, TeamId};
 use crate::domain::{AssignedBy, ResolutionAction};
 use crate::error::{Error, Result};
 use crate::metrics::Counted;
+use crate::resources::events::{EscalationResolved, EventData};
 use crate::resources::{ArtifactStatus, ResolutionInput};
 use crate::store::Db;
 use crate::store::artifacts as store;
@@ -53,13 +54,14 @@ pub async fn resolve(
         store::resolve_escalation(tx, team, id, &resolution).await?;
         a.loaded.escalation = None;
         w.count(Counted::DeadlockResolved(input.action));
-        let data = json!({ "action": action, "agent": input.agent, "reason": input.reason, "state": state });
-        let event = NewEvent {
-            artifact: Some(key),
-            kind: "escalation.resolved",
-            actor: input.agent.as_ref().map(ToString::to_string),
-            data,
-        };
+        let data = EventData::EscalationResolved(EscalationResolved {
+            action: input.action,
+            agent: input.agent.as_ref().map(ToString::to_string),
+            reason: input.reason.clone(),
+            state,
+        });
+        let event =
+            NewEvent { artifact: Some(key), actor: input.agent.as_ref().map(ToString::to_string), data };
         Ok(Done::new(Change::Updated, a.status(), event))
     })
     .await

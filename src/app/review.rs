@@ -12,6 +12,7 @@ use crate::domain::{self, Code, ReviewResult, Verdict};
 use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Error, Result, ResultExt};
 use crate::metrics::Counted;
+use crate::resources::events::{EventData, ReviewApproved, ReviewRejected};
 use crate::resources::{Lockout, ReviewInput, ReviewOutcome, Version};
 use crate::store::Db;
 use crate::store::artifacts::{self as store, ArtifactUpdate, LockoutRow, NewReview};
@@ -60,13 +61,21 @@ pub async fn review(
                 Error::refused(Code::DuplicateReview, "this reviewer already gave a verdict on this version")
             })?;
         let state = outcome.next_state();
-        let mut data = json!({ "version": number, "reviewer": input.reviewer, "verdict": verdict,
-                               "kind": outcome.kind, "state": state });
-        match &outcome.result {
+        let approved = |approvals: Option<u32>, required: Option<u32>| {
+            EventData::ReviewApproved(ReviewApproved {
+                version: number,
+                reviewer: input.reviewer.to_string(),
+                verdict,
+                kind: outcome.kind,
+                state,
+                approvals: approvals.map(i64::from),
+                required_approvals: required.map(i64::from),
+            })
+        };
+        let data = match &outcome.result {
             ReviewResult::ApprovalRecorded { approvals, required } => {
                 a.loaded.artifact = store::touch(tx, team, id).await?;
-                data["approvals"] = json!(approvals);
-                data["required_approvals"] = json!(required);
+                approved(Some(*approvals), Some(*required))
             }
             // R8: the cycle ends and every lockout clears.
             ReviewResult::Approved => {
@@ -74,6 +83,7 @@ pub async fn review(
                 a.loaded.lockouts.clear();
                 let update = ArtifactUpdate { state, cycle, current_version: number, pending_remedy: None };
                 a.loaded.artifact = store::update(tx, team, id, update).await?;
+                approved(None, None)
             }
             // R3: everyone credited is locked out; R9: nobody left may deadlock it.
             ReviewResult::Rejected { lockouts, pending, deadlocked } => {
@@ -84,24 +94,28 @@ pub async fn review(
                 let update =
                     ArtifactUpdate { state, cycle, current_version: number, pending_remedy: Some(pending) };
                 a.loaded.artifact = store::update(tx, team, id, update).await?;
-                data["lockouts"] = json!(lockouts);
-                data["reason"] = json!(pending.reason);
-                data["remedy"] = json!(input.remedy);
                 if *deadlocked {
                     let details = escalation_details(tx, team, key, cycle, &a.loaded.lockouts).await?;
                     a.loaded.escalation = Some(store::open_escalation(tx, team, (id, key), details).await?);
                     counted.push(Counted::DeadlockOpened);
-                    data["deadlocked"] = json!(true);
                 }
+                EventData::ReviewRejected(ReviewRejected {
+                    version: number,
+                    reviewer: input.reviewer.to_string(),
+                    verdict,
+                    kind: outcome.kind,
+                    state,
+                    lockouts: lockouts.clone(),
+                    reason: pending.reason.clone(),
+                    remedy: input.remedy.clone(),
+                    // Present only when true.
+                    deadlocked: deadlocked.then_some(true),
+                })
             }
-        }
+        };
         counted.into_iter().for_each(|c| w.count(c));
         a.loaded.cycle_reviews.push(row.clone());
-        let kind = match verdict {
-            Verdict::Approve => "review.approved",
-            Verdict::Reject => "review.rejected",
-        };
-        let event = NewEvent { artifact: Some(key), kind, actor: Some(input.reviewer.to_string()), data };
+        let event = NewEvent { artifact: Some(key), actor: Some(input.reviewer.to_string()), data };
         let reply = ReviewOutcome { review: views::review(row), artifact: a.status() };
         Ok(Done::new(Change::Created, reply, event))
     })

@@ -1,8 +1,6 @@
 //! The next version of an artifact (R5, R6, R11): the assignee's revision, a supersede by the
 //! author of the version under review, or a new cycle after approval.
 
-use serde_json::json;
-
 use crate::app::actor::Actor;
 use crate::app::artifact::{ArtifactWrite, LOCKED_OUT_CREDIT, contributor_rows, locked_out_credit};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
@@ -10,6 +8,7 @@ use crate::app::views;
 use crate::domain::{self, AssignmentEnd, Credits, State, VersionKind};
 use crate::domain::{ArtifactKey, TeamId};
 use crate::error::{Result, ResultExt};
+use crate::resources::events::{EventData, VersionSubmitted};
 use crate::resources::{Version, VersionInput};
 use crate::store::Db;
 use crate::store::artifacts::{self as store, ArtifactUpdate, NewVersion};
@@ -54,21 +53,15 @@ pub async fn submit_version(
             pending_remedy: pending,
         };
         store::update(tx, team, a.id(), update).await?;
-        let kind = match outcome.kind {
-            VersionKind::Supersede => "supersede",
-            VersionKind::Revision => "revision",
-            VersionKind::NewCycle => "new_cycle",
-            VersionKind::First => "first",
-        };
-        let data = json!({ "version": outcome.number, "cycle": outcome.cycle, "kind": kind,
-                           "author": input.author, "contributors": input.contributors,
-                           "state": State::InReview });
-        let event = NewEvent {
-            artifact: Some(key),
-            kind: "version.submitted",
-            actor: Some(input.author.to_string()),
-            data,
-        };
+        let data = EventData::VersionSubmitted(VersionSubmitted {
+            version: outcome.number,
+            cycle: outcome.cycle,
+            kind: outcome.kind.into(),
+            author: input.author.to_string(),
+            contributors: input.contributors.clone(),
+            state: State::InReview,
+        });
+        let event = NewEvent { artifact: Some(key), actor: Some(input.author.to_string()), data };
         let reply = views::version(row, &contributor_rows(&contributors), Vec::new());
         Ok(Done::new(Change::Created, reply, event))
     })

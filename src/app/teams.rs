@@ -1,13 +1,12 @@
 //! Teams: create, update and read one.
 
-use serde_json::json;
-
 use crate::app::actor::{Actor, team_not_found};
 use crate::app::unit::{self, Change, Done, Outcome, Preconditions};
 use crate::domain::Scope;
 use crate::domain::{Code, Profile};
 use crate::error::{Error, Result};
 use crate::resources::Team;
+use crate::resources::events::{EventData, TeamChanged};
 use crate::store::events::NewEvent;
 use crate::store::teams::TeamRow;
 use crate::store::{Db, teams};
@@ -60,10 +59,18 @@ pub async fn put_team(
                 (created, Change::Created)
             }
         };
-        let kind = if change == Change::Created { "team.created" } else { "team.updated" };
-        let data = json!({ "team": team.id, "display_name": team.display_name, "profile": team.profile,
-                           "required_approvals": team.required_approvals });
-        let event = NewEvent { artifact: None, kind, actor: None, data };
+        let changed = TeamChanged {
+            team: team.id.clone(),
+            display_name: team.display_name.clone(),
+            profile: team.profile,
+            required_approvals: team.required_approvals,
+        };
+        let data = if change == Change::Created {
+            EventData::TeamCreated(changed)
+        } else {
+            EventData::TeamUpdated(changed)
+        };
+        let event = NewEvent { artifact: None, actor: None, data };
         Ok(Done::new(change, team.into(), event))
     })
     .await

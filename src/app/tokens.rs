@@ -1,6 +1,5 @@
 //! Tokens: a team's, and the server-wide admin's.
 
-use serde_json::json;
 use uuid::Uuid;
 
 use crate::app::actor::{Actor, team_not_found};
@@ -10,6 +9,7 @@ use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::error::{Error, Result};
 use crate::resources::CreatedToken;
+use crate::resources::events::{EventData, TokenCreated, TokenRevoked};
 use crate::store::events::NewEvent;
 use crate::store::tokens::TokenRow;
 use crate::store::{Db, agents, teams, tokens};
@@ -40,11 +40,14 @@ pub async fn create_token(
             return Err(Error::invalid("agent", format!("agent '{agent}' does not exist in team '{team}'")));
         }
         let secret = auth::new_secret();
-        let token =
-            tokens::insert(tx, Some(team), name, scope, agent, &auth::hash_secret(&secret)).await?;
-        let data =
-            json!({ "token_id": token.id, "name": token.name, "scope": token.scope, "agent": token.agent_id });
-        let event = NewEvent { artifact: None, kind: "token.created", actor: None, data };
+        let token = tokens::insert(tx, Some(team), name, scope, agent, &auth::hash_secret(&secret)).await?;
+        let data = EventData::TokenCreated(TokenCreated {
+            token_id: token.id,
+            name: token.name.clone(),
+            scope,
+            agent: token.agent_id.clone(),
+        });
+        let event = NewEvent { artifact: None, actor: None, data };
         let info = crate::resources::Token::from(token);
         // A replay answers the token without its secret, which is never stored in clear.
         Done::new(Change::Created, CreatedToken { info: info.clone(), token: secret }, event)
@@ -76,8 +79,12 @@ pub async fn revoke_token(
         let token = tokens::revoke(&mut w.tx, team, id)
             .await?
             .ok_or_else(|| Error::NotFound(format!("token '{id}' does not exist in team '{team}'")))?;
-        let data = json!({ "token_id": token.id, "name": token.name, "scope": token.scope });
-        let event = NewEvent { artifact: None, kind: "token.revoked", actor: None, data };
+        let data = EventData::TokenRevoked(TokenRevoked {
+            token_id: token.id,
+            name: token.name,
+            scope: token.scope,
+        });
+        let event = NewEvent { artifact: None, actor: None, data };
         Ok(Done::new(Change::Removed, (), event))
     })
     .await

@@ -1,26 +1,59 @@
-//! The events of a team's log (R12), typed: one schema per `type` with the shape of its `data`,
-//! and [`TypedEvent`], the union of them all that the spec calls `Event`, tagged by `type`.
+//! The events of a team's log (R12), typed: [`EventData`], one variant per `type` with the
+//! shape of its `data`, which the use cases (`app::*`) build and `store::events::append` writes;
+//! and, for the spec, one event schema per `type` and [`TypedEvent`], the union of them all
+//! that the spec calls `Event`, tagged by `type`. Both come from the one list in
+//! `event_types!` below, the only place a `type` is spelled.
 //!
-//! The log stores and serves each event's `data` as the use case wrote it (`app::*`, `NewEvent`);
-//! these types describe it for the spec and its clients. `tests/api/events_typed.rs` holds every
-//! event the service emits to them: each `type` written in `src/app` is listed here, and each
-//! payload reads back as its type, with no field unknown or missing.
+//! The log serves each event's `data` as stored (see `resources::Event`); `EventData::parse`
+//! reads it back as its type, and `tests/api/typed_events.rs` holds every event a run through
+//! every use case emits to both.
 
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::TokenRef;
 use crate::domain::{
-    AgentKind, Contributor, Profile, Remedy, ResolutionAction, ReviewKind, Scope, State, Verdict,
+    self, AgentKind, Contributor, Profile, Remedy, ResolutionAction, ReviewKind, Scope, State, Verdict,
 };
 
-/// Defines, for each event type, its event schema (the common fields, `type` and its `data`),
-/// and the union [`TypedEvent`] of them all with its discriminator.
+/// Defines [`EventData`] with its `type`s, and, for each type, its event schema (the common
+/// fields, `type` and its `data`) and the union [`TypedEvent`] of them all with its
+/// discriminator.
 macro_rules! event_types {
     ($($(#[$meta:meta])* $variant:ident = $name:literal, $event:ident($data:ident);)*) => {
+        /// What changed, with its data: the event a use case appends to its team's log.
+        /// Serialized, it is the event's `data` alone; [`EventData::type_name`] is its `type`.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum EventData {
+            $($(#[$meta])* $variant($data),)*
+        }
+
+        /// Every event type, as `type` spells it.
+        pub const EVENT_TYPES: &[&str] = &[$($name,)*];
+
+        impl EventData {
+            /// The event's `type`.
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    $(EventData::$variant(_) => $name,)*
+                }
+            }
+
+            /// Reads an event's `data` as stored, as the type `type_name` names: an unknown
+            /// type, or a field unknown, missing or of another shape, is an error.
+            pub fn parse(type_name: &str, data: &str) -> Result<EventData, String> {
+                let read = |e: serde_json::Error| format!("{type_name}: {e}");
+                match type_name {
+                    $($name => serde_json::from_str(data).map(EventData::$variant).map_err(read),)*
+                    _ => Err(format!("no event type '{type_name}'")),
+                }
+            }
+        }
+
         $(
             $(#[$meta])*
             #[derive(Debug, Deserialize, ToSchema)]
@@ -58,9 +91,6 @@ macro_rules! event_types {
         pub enum TypedEvent {
             $($variant($event),)*
         }
-
-        /// Every event type, as `type` spells it.
-        pub const EVENT_TYPES: &[&str] = &[$($name,)*];
 
         impl TypedEvent {
             /// Reads an event as served, as the type its `type` names: an unknown type, or a
@@ -124,7 +154,7 @@ event_types! {
 }
 
 /// The team as it is after the change.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TeamChanged {
     #[schema(example = "acme")]
@@ -137,7 +167,7 @@ pub struct TeamChanged {
 }
 
 /// The agent as it is after the change.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentChanged {
     #[schema(example = "revision-eng")]
@@ -149,10 +179,14 @@ pub struct AgentChanged {
     pub can_author: bool,
     #[schema(example = json!(["rust"]))]
     pub expertise: Vec<String>,
+    /// The agent's aliases (R16); absent from events logged before aliases existed.
+    #[serde(default)]
+    #[schema(example = json!(["general-purpose"]))]
+    pub aliases: Vec<String>,
     pub active: bool,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TokenCreated {
     pub token_id: Uuid,
@@ -164,7 +198,7 @@ pub struct TokenCreated {
     pub agent: Option<String>,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TokenRevoked {
     pub token_id: Uuid,
@@ -173,7 +207,7 @@ pub struct TokenRevoked {
     pub scope: Scope,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArtifactCreated {
     /// Always 1.
@@ -189,7 +223,7 @@ pub struct ArtifactCreated {
 }
 
 /// Why a version was accepted (PROTOCOL §4, after R13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum VersionKind {
     /// The first version of the artifact.
@@ -202,7 +236,18 @@ pub enum VersionKind {
     NewCycle,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+impl From<domain::VersionKind> for VersionKind {
+    fn from(kind: domain::VersionKind) -> Self {
+        match kind {
+            domain::VersionKind::First => VersionKind::First,
+            domain::VersionKind::Revision => VersionKind::Revision,
+            domain::VersionKind::Supersede => VersionKind::Supersede,
+            domain::VersionKind::NewCycle => VersionKind::NewCycle,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VersionSubmitted {
     #[schema(example = 2)]
@@ -219,7 +264,7 @@ pub struct VersionSubmitted {
     pub state: State,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewApproved {
     #[schema(example = 2)]
@@ -232,14 +277,16 @@ pub struct ReviewApproved {
     /// `approved` when this approval closed the version, else still `in_review`.
     pub state: State,
     /// When more approvals are needed: the distinct approvals so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, example = 1)]
     pub approvals: Option<i64>,
     /// When more approvals are needed: how many close the version.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false, example = 2)]
     pub required_approvals: Option<i64>,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReviewRejected {
     #[schema(example = 1)]
@@ -259,11 +306,12 @@ pub struct ReviewRejected {
     #[schema(required = true)]
     pub remedy: Option<Remedy>,
     /// Present, and true, when the rejection deadlocked the artifact and opened an escalation.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub deadlocked: Option<bool>,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AssignmentCreated {
     #[schema(example = "revision-eng")]
@@ -274,7 +322,7 @@ pub struct AssignmentCreated {
     pub state: State,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AssignmentReleased {
     #[schema(example = "revision-eng")]
@@ -283,7 +331,7 @@ pub struct AssignmentReleased {
     pub state: State,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EscalationResolved {
     pub action: ResolutionAction,
@@ -296,11 +344,85 @@ pub struct EscalationResolved {
     pub state: State,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LockoutLifted {
     #[schema(example = "runtime-eng")]
     pub agent: String,
     #[schema(example = "The rejection was about a file this agent did not write.")]
     pub reason: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::domain::RemedyAction;
+
+    fn rejected(remedy: Option<Remedy>, deadlocked: Option<bool>) -> EventData {
+        EventData::ReviewRejected(ReviewRejected {
+            version: 1,
+            reviewer: "q".into(),
+            verdict: Verdict::Reject,
+            kind: ReviewKind::Review,
+            state: State::ChangesRequested,
+            lockouts: vec!["a".into()],
+            reason: "no tests".into(),
+            remedy,
+            deadlocked,
+        })
+    }
+
+    /// The contract of the payloads whose keys vary: a key absent is absent, not null.
+    #[test]
+    fn optional_keys_are_absent_or_null_as_served() {
+        let approved = |approvals, required_approvals| {
+            EventData::ReviewApproved(ReviewApproved {
+                version: 1,
+                reviewer: "q".into(),
+                verdict: Verdict::Approve,
+                kind: ReviewKind::Review,
+                state: State::InReview,
+                approvals,
+                required_approvals,
+            })
+        };
+        let base = json!({ "version": 1, "reviewer": "q", "verdict": "approve", "kind": "review",
+                           "state": "in_review" });
+        assert_eq!(serde_json::to_value(approved(None, None)).unwrap(), base);
+        let mut more = base.clone();
+        more["approvals"] = json!(1);
+        more["required_approvals"] = json!(2);
+        assert_eq!(serde_json::to_value(approved(Some(1), Some(2))).unwrap(), more);
+
+        let base = json!({ "version": 1, "reviewer": "q", "verdict": "reject", "kind": "review",
+                           "state": "changes_requested", "lockouts": ["a"], "reason": "no tests",
+                           "remedy": null });
+        assert_eq!(serde_json::to_value(rejected(None, None)).unwrap(), base);
+        let remedy = Remedy { action: RemedyAction::Reassign, agent: None, expertise: vec![] };
+        let mut deadlocked = base.clone();
+        deadlocked["remedy"] = json!({ "action": "reassign", "agent": null, "expertise": [] });
+        deadlocked["deadlocked"] = json!(true);
+        assert_eq!(serde_json::to_value(rejected(Some(remedy), Some(true))).unwrap(), deadlocked);
+    }
+
+    #[test]
+    fn data_reads_back_only_as_the_type_it_was_written_as() {
+        let data = rejected(None, None);
+        let stored = serde_json::to_string(&data).unwrap();
+        assert_eq!(EventData::parse(data.type_name(), &stored), Ok(data));
+        let err = EventData::parse("review.approved", &stored).unwrap_err();
+        assert!(err.starts_with("review.approved: unknown field"), "{err}");
+        assert_eq!(
+            EventData::parse("review.withdrawn", &stored),
+            Err("no event type 'review.withdrawn'".into())
+        );
+    }
+
+    #[test]
+    fn every_variant_has_its_own_type() {
+        let unique: std::collections::BTreeSet<_> = EVENT_TYPES.iter().collect();
+        assert_eq!(unique.len(), EVENT_TYPES.len());
+    }
 }

@@ -66,7 +66,10 @@ pub struct Event {
     pub actor: Option<String>,
     /// The token that made the change.
     pub token: TokenRef,
-    /// As stored: passed through without being parsed again.
+    /// As stored (`events::EventData` serialized when the event was appended), passed through
+    /// as Postgres returns it rather than parsed and serialized again, which would change its
+    /// bytes (`jsonb` orders and spaces keys its own way) for no gain: nothing but `EventData`
+    /// writes it. `app::events::data` reads it as its type.
     pub data: Box<serde_json::value::RawValue>,
 }
 

@@ -1,16 +1,18 @@
 use chrono::{DateTime, Utc};
-use serde_json::Value;
+use sqlx::types::Json;
 use sqlx::{FromRow, PgConnection, Row};
 use uuid::Uuid;
+
+use crate::resources::events::EventData;
 
 /// An event to append to a team's log (R12).
 #[derive(Debug)]
 pub struct NewEvent<'a> {
     pub artifact: Option<&'a str>,
-    pub kind: &'a str,
     /// The agent the change names (author, reviewer, assignee…), if any.
     pub actor: Option<String>,
-    pub data: Value,
+    /// What changed: its `type` and `data` columns.
+    pub data: EventData,
 }
 
 /// Appends the event, made by the token `token_id` named `token_name`, and returns its seq. The seq comes from the team's `team_seqs` row, under
@@ -34,11 +36,11 @@ pub async fn append(
     )
     .bind(team)
     .bind(event.artifact)
-    .bind(event.kind)
+    .bind(event.data.type_name())
     .bind(event.actor)
     .bind(token_id)
     .bind(token_name)
-    .bind(event.data)
+    .bind(Json(&event.data))
     .bind(crate::store::listener::CHANNEL)
     .fetch_one(conn)
     .await
@@ -54,7 +56,8 @@ pub struct EventRow {
     pub actor: Option<String>,
     pub token_id: Option<Uuid>,
     pub token_name: Option<String>,
-    pub data: sqlx::types::Json<Box<serde_json::value::RawValue>>,
+    /// As stored: read as its type by `EventData::parse`.
+    pub data: Json<Box<serde_json::value::RawValue>>,
 }
 
 pub async fn page(

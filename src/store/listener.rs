@@ -426,7 +426,7 @@ mod tests {
             seq,
             at: chrono::Utc::now(),
             artifact: None,
-            kind: "team.updated".into(),
+            kind: crate::resources::events::EVENT_TYPES[0].into(),
             actor: None,
             token_id: None,
             token_name: None,

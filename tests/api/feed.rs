@@ -94,6 +94,29 @@ async fn a_long_poll_without_events_answers_empty_after_its_wait(pool: PgPool) {
     assert!(elapsed < Duration::from_secs(6), "the poll ended after about 1 s: {elapsed:?}");
 }
 
+/// An event this version does not know (written by a newer one, or by hand) is served as
+/// stored by a page, but the live feed, which reads each event as its type, fails loudly rather
+/// than pass it over.
+#[sqlx::test]
+async fn a_long_poll_over_an_event_of_unknown_type_fails_loudly(pool: PgPool) {
+    let t = Team::new(pool.clone(), Value::Null, &["a"]).await;
+    let last = last_seq(&t).await;
+    sqlx::query(
+        "with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = 't' returning last_event_seq)
+         insert into events (team_id, seq, type, token_name, data)
+         select 't', s.last_event_seq, 'review.withdrawn', 'hand', '{\"version\": 1}' from s",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let page = t.api.get(&t.url(&format!("/events?after={last}")), &t.coord).await;
+    let page = page.expect(200, None);
+    assert_eq!(page["items"][0]["type"], "review.withdrawn");
+    assert_eq!(page["items"][0]["data"], json!({ "version": 1 }));
+    let poll = t.api.get(&t.url(&format!("/events?after={last}&wait=1")), &t.coord).await;
+    poll.expect(500, Some("internal"));
+}
+
 #[sqlx::test]
 async fn wait_is_0_to_60_seconds(pool: PgPool) {
     let t = Team::new(pool, Value::Null, &["a"]).await;
