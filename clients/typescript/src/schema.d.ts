@@ -551,6 +551,15 @@ export interface components {
     schemas: {
         Agent: {
             active: boolean;
+            /**
+             * @description Other names of the agent, each naming it alone in the team (R16): a runtime's subagent
+             *     name, a commit author's e-mail address.
+             * @example [
+             *       "revision-engineer",
+             *       "revision-eng@example.com"
+             *     ]
+             */
+            aliases: string[];
             can_author: boolean;
             can_review: boolean;
             /** Format: date-time */
@@ -581,6 +590,13 @@ export interface components {
             active: boolean;
             /** @example revision-eng */
             agent: string;
+            /**
+             * @description The agent's aliases (R16); absent from events logged before aliases existed.
+             * @example [
+             *       "general-purpose"
+             *     ]
+             */
+            aliases?: string[];
             can_author: boolean;
             can_review: boolean;
             /**
@@ -637,6 +653,17 @@ export interface components {
         AgentInput: {
             /** @description Retired agents keep their history but may not act; default true. */
             active?: boolean | null;
+            /**
+             * @description Other names of the agent (R16), replacing the current ones: a runtime's subagent name
+             *     (Claude Code's and Codex's `agent_type`), a commit author's e-mail address. Each names
+             *     one agent of the team: another agent's id or alias is refused with 409 `alias_taken`.
+             *     Matched exactly; default none.
+             * @example [
+             *       "revision-engineer",
+             *       "revision-eng@example.com"
+             *     ]
+             */
+            aliases?: string[] | null;
             /** @description May write versions; default true. */
             can_author?: boolean | null;
             /** @description May give verdicts (R1); default false. */
@@ -970,10 +997,20 @@ export interface components {
         /** @description May this agent write this artifact, or these files? */
         CheckInput: {
             /**
-             * @description The agent about to write. An `agent` token may leave it out: it asks for its own agent.
+             * @description The agent about to write, by its id. Give this or `alias`, not both. Without either, an
+             *     `agent` token asks for its own agent, and any other token for a writer reviewlock cannot
+             *     name: refused wherever an active lockout covers the path (`unknown_writer`), allowed
+             *     elsewhere (R16).
              * @example runtime-eng
              */
             agent?: string | null;
+            /**
+             * @description The agent about to write, by its id or one of its `aliases` (R16): a runtime's subagent
+             *     name, a commit author's e-mail address. A name that names no agent of the team is a
+             *     writer reviewlock cannot name (see `agent`), never the token's agent.
+             * @example general-purpose
+             */
+            alias?: string | null;
             /**
              * @description An artifact key: would a version authored by the agent be accepted now?
              * @example auth
@@ -994,6 +1031,11 @@ export interface components {
             paths?: string[] | null;
         };
         CheckResult: {
+            /**
+             * @description The agent the check was answered for; null for a writer reviewlock cannot name (R16).
+             * @example runtime-eng
+             */
+            agent: string | null;
             /** @description True when there is no denial. */
             allowed: boolean;
             denials: components["schemas"]["Denial"][];
@@ -1002,7 +1044,7 @@ export interface components {
          * @description A stable refusal code (PROTOCOL §4 and §5).
          * @enum {string}
          */
-        Code: "not_a_reviewer" | "self_review" | "stale_version" | "stale_ref" | "version_decided" | "duplicate_review" | "locked_out_agent_named" | "invalid_agent" | "not_an_author" | "agent_locked_out" | "expertise_mismatch" | "invalid_state" | "deadlocked" | "not_assignee" | "incomplete_rejection" | "rejecting_reviewer_excluded" | "invalid_field" | "not_found" | "artifact_exists" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "idempotency_key_in_flight" | "unauthenticated" | "forbidden" | "malformed_request" | "method_not_allowed" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
+        Code: "not_a_reviewer" | "self_review" | "stale_version" | "stale_ref" | "version_decided" | "duplicate_review" | "locked_out_agent_named" | "invalid_agent" | "not_an_author" | "agent_locked_out" | "unknown_writer" | "expertise_mismatch" | "invalid_state" | "deadlocked" | "not_assignee" | "incomplete_rejection" | "rejecting_reviewer_excluded" | "invalid_field" | "not_found" | "artifact_exists" | "alias_taken" | "conflict" | "precondition_failed" | "idempotency_key_reused" | "idempotency_key_in_flight" | "unauthenticated" | "forbidden" | "malformed_request" | "method_not_allowed" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "rate_limited" | "unavailable" | "internal";
         /** @description An agent credited on a version besides its author. */
         Contributor: {
             agent: string;
@@ -1029,8 +1071,9 @@ export interface components {
              */
             artifact: string | null;
             /**
-             * @description Why: for a path, `agent_locked_out` or `not_an_author`; for the agent, `invalid_agent`;
-             *     for an artifact, the code `POST …/versions` would answer.
+             * @description Why: for a path, `agent_locked_out`, `not_an_author` or, for a writer reviewlock cannot
+             *     name, `unknown_writer`; for the agent, `invalid_agent`; for an artifact, the code
+             *     `POST …/versions` would answer (`unknown_writer` for a writer it cannot name).
              */
             code: components["schemas"]["Code"];
             /** @example runtime-eng is locked out of 'auth' (rejected version 1) */
@@ -2757,6 +2800,7 @@ export interface operations {
              *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             *     - `alias_taken`: an alias, or the agent's id, already names another agent of the team (R16)
              */
             409: {
                 headers: {

@@ -17,6 +17,8 @@ class Agent:
     """
     Attributes:
         active (bool):
+        aliases (list[str]): Other names of the agent, each naming it alone in the team (R16): a runtime's subagent
+            name, a commit author's e-mail address. Example: ['revision-engineer', 'revision-eng@example.com'].
         can_author (bool):
         can_review (bool):
         created_at (datetime.datetime):
@@ -29,6 +31,7 @@ class Agent:
     """
 
     active: bool
+    aliases: list[str]
     can_author: bool
     can_review: bool
     created_at: datetime.datetime
@@ -42,6 +45,8 @@ class Agent:
 
     def to_dict(self) -> dict[str, Any]:
         active = self.active
+
+        aliases = self.aliases
 
         can_author = self.can_author
 
@@ -67,6 +72,7 @@ class Agent:
         field_dict.update(
             {
                 "active": active,
+                "aliases": aliases,
                 "can_author": can_author,
                 "can_review": can_review,
                 "created_at": created_at,
@@ -85,6 +91,8 @@ class Agent:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         active = d.pop("active")
+
+        aliases = cast(list[str], d.pop("aliases"))
 
         can_author = d.pop("can_author")
 
@@ -111,6 +119,7 @@ class Agent:
 
         agent = cls(
             active=active,
+            aliases=aliases,
             can_author=can_author,
             can_review=can_review,
             created_at=created_at,

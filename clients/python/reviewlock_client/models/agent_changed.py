@@ -6,6 +6,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.agent_kind import AgentKind, check_agent_kind
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="AgentChanged")
 
@@ -22,6 +23,8 @@ class AgentChanged:
         expertise (list[str]):  Example: ['rust'].
         kind (AgentKind):
         roles (list[str]):  Example: ['engineer'].
+        aliases (list[str] | Unset): The agent's aliases (R16); absent from events logged before aliases existed.
+            Example: ['general-purpose'].
     """
 
     active: bool
@@ -31,6 +34,7 @@ class AgentChanged:
     expertise: list[str]
     kind: AgentKind
     roles: list[str]
+    aliases: list[str] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         active = self.active
@@ -47,6 +51,10 @@ class AgentChanged:
 
         roles = self.roles
 
+        aliases: list[str] | Unset = UNSET
+        if not isinstance(self.aliases, Unset):
+            aliases = self.aliases
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -60,6 +68,8 @@ class AgentChanged:
                 "roles": roles,
             }
         )
+        if aliases is not UNSET:
+            field_dict["aliases"] = aliases
 
         return field_dict
 
@@ -80,6 +90,8 @@ class AgentChanged:
 
         roles = cast(list[str], d.pop("roles"))
 
+        aliases = cast(list[str], d.pop("aliases", UNSET))
+
         agent_changed = cls(
             active=active,
             agent=agent,
@@ -88,6 +100,7 @@ class AgentChanged:
             expertise=expertise,
             kind=kind,
             roles=roles,
+            aliases=aliases,
         )
 
         return agent_changed

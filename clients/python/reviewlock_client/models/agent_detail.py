@@ -22,6 +22,8 @@ class AgentDetail:
 
     Attributes:
         active (bool):
+        aliases (list[str]): Other names of the agent, each naming it alone in the team (R16): a runtime's subagent
+            name, a commit author's e-mail address. Example: ['revision-engineer', 'revision-eng@example.com'].
         can_author (bool):
         can_review (bool):
         created_at (datetime.datetime):
@@ -35,6 +37,7 @@ class AgentDetail:
     """
 
     active: bool
+    aliases: list[str]
     can_author: bool
     can_review: bool
     created_at: datetime.datetime
@@ -49,6 +52,8 @@ class AgentDetail:
 
     def to_dict(self) -> dict[str, Any]:
         active = self.active
+
+        aliases = self.aliases
 
         can_author = self.can_author
 
@@ -79,6 +84,7 @@ class AgentDetail:
         field_dict.update(
             {
                 "active": active,
+                "aliases": aliases,
                 "can_author": can_author,
                 "can_review": can_review,
                 "created_at": created_at,
@@ -100,6 +106,8 @@ class AgentDetail:
 
         d = dict(src_dict)
         active = d.pop("active")
+
+        aliases = cast(list[str], d.pop("aliases"))
 
         can_author = d.pop("can_author")
 
@@ -133,6 +141,7 @@ class AgentDetail:
 
         agent_detail = cls(
             active=active,
+            aliases=aliases,
             can_author=can_author,
             can_review=can_review,
             created_at=created_at,

@@ -18,6 +18,11 @@ class AgentInput:
 
         Attributes:
             active (bool | None | Unset): Retired agents keep their history but may not act; default true.
+            aliases (list[str] | None | Unset): Other names of the agent (R16), replacing the current ones: a runtime's
+                subagent name
+                (Claude Code's and Codex's `agent_type`), a commit author's e-mail address. Each names
+                one agent of the team: another agent's id or alias is refused with 409 `alias_taken`.
+                Matched exactly; default none. Example: ['revision-engineer', 'revision-eng@example.com'].
             can_author (bool | None | Unset): May write versions; default true.
             can_review (bool | None | Unset): May give verdicts (R1); default false.
             display_name (None | str | Unset):
@@ -27,6 +32,7 @@ class AgentInput:
     """
 
     active: bool | None | Unset = UNSET
+    aliases: list[str] | None | Unset = UNSET
     can_author: bool | None | Unset = UNSET
     can_review: bool | None | Unset = UNSET
     display_name: None | str | Unset = UNSET
@@ -40,6 +46,15 @@ class AgentInput:
             active = UNSET
         else:
             active = self.active
+
+        aliases: list[str] | None | Unset
+        if isinstance(self.aliases, Unset):
+            aliases = UNSET
+        elif isinstance(self.aliases, list):
+            aliases = self.aliases
+
+        else:
+            aliases = self.aliases
 
         can_author: bool | None | Unset
         if isinstance(self.can_author, Unset):
@@ -90,6 +105,8 @@ class AgentInput:
         field_dict.update({})
         if active is not UNSET:
             field_dict["active"] = active
+        if aliases is not UNSET:
+            field_dict["aliases"] = aliases
         if can_author is not UNSET:
             field_dict["can_author"] = can_author
         if can_review is not UNSET:
@@ -117,6 +134,23 @@ class AgentInput:
             return cast(bool | None | Unset, data)
 
         active = _parse_active(d.pop("active", UNSET))
+
+        def _parse_aliases(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                aliases_type_0 = cast(list[str], data)
+
+                return aliases_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        aliases = _parse_aliases(d.pop("aliases", UNSET))
 
         def _parse_can_author(data: object) -> bool | None | Unset:
             if data is None:
@@ -198,6 +232,7 @@ class AgentInput:
 
         agent_input = cls(
             active=active,
+            aliases=aliases,
             can_author=can_author,
             can_review=can_review,
             display_name=display_name,

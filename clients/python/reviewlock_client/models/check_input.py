@@ -15,8 +15,15 @@ class CheckInput:
     """May this agent write this artifact, or these files?
 
     Attributes:
-        agent (None | str | Unset): The agent about to write. An `agent` token may leave it out: it asks for its own
-            agent. Example: runtime-eng.
+        agent (None | str | Unset): The agent about to write, by its id. Give this or `alias`, not both. Without either,
+            an
+            `agent` token asks for its own agent, and any other token for a writer reviewlock cannot
+            name: refused wherever an active lockout covers the path (`unknown_writer`), allowed
+            elsewhere (R16). Example: runtime-eng.
+        alias (None | str | Unset): The agent about to write, by its id or one of its `aliases` (R16): a runtime's
+            subagent
+            name, a commit author's e-mail address. A name that names no agent of the team is a
+            writer reviewlock cannot name (see `agent`), never the token's agent. Example: general-purpose.
         artifact (None | str | Unset): An artifact key: would a version authored by the agent be accepted now? Example:
             auth.
         paths (list[str] | None | Unset): File paths, repository-relative with `/` separators, matched against the
@@ -30,6 +37,7 @@ class CheckInput:
     """
 
     agent: None | str | Unset = UNSET
+    alias: None | str | Unset = UNSET
     artifact: None | str | Unset = UNSET
     paths: list[str] | None | Unset = UNSET
 
@@ -39,6 +47,12 @@ class CheckInput:
             agent = UNSET
         else:
             agent = self.agent
+
+        alias: None | str | Unset
+        if isinstance(self.alias, Unset):
+            alias = UNSET
+        else:
+            alias = self.alias
 
         artifact: None | str | Unset
         if isinstance(self.artifact, Unset):
@@ -60,6 +74,8 @@ class CheckInput:
         field_dict.update({})
         if agent is not UNSET:
             field_dict["agent"] = agent
+        if alias is not UNSET:
+            field_dict["alias"] = alias
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
         if paths is not UNSET:
@@ -79,6 +95,15 @@ class CheckInput:
             return cast(None | str | Unset, data)
 
         agent = _parse_agent(d.pop("agent", UNSET))
+
+        def _parse_alias(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        alias = _parse_alias(d.pop("alias", UNSET))
 
         def _parse_artifact(data: object) -> None | str | Unset:
             if data is None:
@@ -108,6 +133,7 @@ class CheckInput:
 
         check_input = cls(
             agent=agent,
+            alias=alias,
             artifact=artifact,
             paths=paths,
         )

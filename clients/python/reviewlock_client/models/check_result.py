@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -17,15 +17,21 @@ T = TypeVar("T", bound="CheckResult")
 class CheckResult:
     """
     Attributes:
+        agent (None | str): The agent the check was answered for; null for a writer reviewlock cannot name (R16).
+            Example: runtime-eng.
         allowed (bool): True when there is no denial.
         denials (list[Denial]):
     """
 
+    agent: None | str
     allowed: bool
     denials: list[Denial]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        agent: None | str
+        agent = self.agent
+
         allowed = self.allowed
 
         denials = []
@@ -37,6 +43,7 @@ class CheckResult:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "agent": agent,
                 "allowed": allowed,
                 "denials": denials,
             }
@@ -49,6 +56,14 @@ class CheckResult:
         from ..models.denial import Denial  # noqa: PLC0415
 
         d = dict(src_dict)
+
+        def _parse_agent(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        agent = _parse_agent(d.pop("agent"))
+
         allowed = d.pop("allowed")
 
         denials = []
@@ -59,6 +74,7 @@ class CheckResult:
             denials.append(denials_item)
 
         check_result = cls(
+            agent=agent,
             allowed=allowed,
             denials=denials,
         )

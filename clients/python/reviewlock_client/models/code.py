@@ -2,6 +2,7 @@ from typing import Literal
 
 Code = Literal[
     "agent_locked_out",
+    "alias_taken",
     "artifact_exists",
     "conflict",
     "deadlocked",
@@ -32,12 +33,14 @@ Code = Literal[
     "stale_version",
     "unauthenticated",
     "unavailable",
+    "unknown_writer",
     "unsupported_media_type",
     "version_decided",
 ]
 
 CODE_VALUES: set[Code] = {
     "agent_locked_out",
+    "alias_taken",
     "artifact_exists",
     "conflict",
     "deadlocked",
@@ -68,6 +71,7 @@ CODE_VALUES: set[Code] = {
     "stale_version",
     "unauthenticated",
     "unavailable",
+    "unknown_writer",
     "unsupported_media_type",
     "version_decided",
 }
