@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::assignment::Assignment;
 use super::escalations::Escalation;
 use super::lockouts::Lockout;
-use super::versions::Version;
+use super::versions::{Review, Version};
 use crate::domain::{AgentId, ArtifactKey, Contributor, PendingRemedy, State};
 
 /// Create an artifact with its version 1, in review.
@@ -106,3 +106,10 @@ page!(
     /// A page of the team's artifacts, in key order.
     ArtifactPage of ArtifactSummary
 );
+
+// A verdict and the artifact's status it leaves.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReviewOutcome {
+    pub review: Review,
+    pub artifact: ArtifactStatus,
+}

@@ -4,7 +4,6 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::artifacts::ArtifactStatus;
 use crate::domain::{AgentId, Contributor, Evidence, Grounds, Remedy, ReviewKind, Verdict};
 
 /// A new version of an artifact.
@@ -88,12 +87,6 @@ pub struct Review {
     #[schema(required = true)]
     pub evidence: Option<Evidence>,
     pub created_at: DateTime<Utc>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ReviewOutcome {
-    pub review: Review,
-    pub artifact: ArtifactStatus,
 }
 
 page!(
