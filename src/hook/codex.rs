@@ -1,11 +1,12 @@
 //! Codex CLI's `PreToolUse` hook (`.codex/hooks.json`). The payload is Claude Code's shape
 //! (`session_id`, `turn_id`, `cwd`, `hook_event_name`, `model`, `permission_mode`, `tool_name`,
-//! `tool_input`, `tool_use_id`, and a subagent's `agent_id` and `agent_type`). `apply_patch`,
-//! Codex's file edit tool, sends the raw patch in `tool_input.command`: each `*** Add File:`,
-//! `*** Update File:`, `*** Delete File:` and `*** Move to:` header names a written file,
-//! relative to `cwd`. Shell tools (`shell`, `exec_command`, …) arrive as `Bash` with the
-//! command in `tool_input.command`; Codex itself applies a patch given to a shell command, so
-//! such a command is checked as the patch. MCP tools (`mcp__server__tool`) write no file.
+//! `tool_input`, `tool_use_id`; in a subagent also `agent_id`, its thread, and `agent_type`, its
+//! role: openai/codex#22882). `apply_patch`, Codex's file edit tool, sends the raw patch in
+//! `tool_input.command`: each `*** Add File:`, `*** Update File:`, `*** Delete File:` and
+//! `*** Move to:` header names a written file, relative to `cwd`. Shell tools (`shell`,
+//! `exec_command`, …) arrive as `Bash` with the command in `tool_input.command`; Codex itself
+//! applies a patch given to a shell command, so such a command is checked as the patch. MCP tools
+//! (`mcp__server__tool`) write no file.
 //!
 //! A block is Claude's `hookSpecificOutput.permissionDecision: "deny"` with a non-empty
 //! `permissionDecisionReason`, on stdout with exit 0; an empty stdout lets the call through.
@@ -33,9 +34,11 @@ struct Input {
 pub fn parse(payload: &[u8]) -> Result<Payload, String> {
     let input: Input = serde_json::from_slice(payload).map_err(|e| e.to_string())?;
     let tool = input.tool_name.as_str();
+    // The patch is in `command` (openai/codex#16732's fix); `input` is the tool's own argument
+    // name, read too so a payload that passes it through is still checked rather than refused.
     let command = match &input.tool_input {
         Value::String(command) => Some(command.as_str()),
-        args => args["command"].as_str(),
+        args => ["command", "input"].iter().find_map(|f| args[f].as_str()),
     };
     let call = match tool {
         "apply_patch" => {
