@@ -90,7 +90,8 @@ mod tests {
         let patch = "*** Begin Patch\n*** Add File: docs/new.md\n+hi\n*** Update File: src/a.rs\n@@\n-x\n+y\n\
                      *** Delete File: old.rs\n*** Update File: src/b.rs\n*** Move to: src/c.rs\n@@\n-p\n+q\n*** End Patch\n";
         let files = ["docs/new.md", "src/a.rs", "old.rs", "src/b.rs", "src/c.rs"].map(String::from).to_vec();
-        assert_eq!(call("apply_patch", json!({ "command": patch })), Ok(Call::Writes(files)));
+        assert_eq!(call("apply_patch", json!({ "command": patch })), Ok(Call::Writes(files.clone())));
+        assert_eq!(call("apply_patch", json!({ "input": patch })), Ok(Call::Writes(files)));
         assert!(call("apply_patch", json!({ "command": "no headers" })).is_err());
         assert!(call("apply_patch", json!({})).is_err(), "no patch at all");
     }
