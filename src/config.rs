@@ -163,10 +163,14 @@ pub struct CheckArgs {
 pub enum Runtime {
     /// Claude Code's `PreToolUse` hook (`.claude/settings.json`).
     ClaudeCode,
+    /// Codex CLI's `PreToolUse` hook (`.codex/hooks.json`).
+    Codex,
     /// GitHub Copilot CLI's `preToolUse` hook (`.github/hooks/*.json`).
     Copilot,
     /// Cursor's `preToolUse` and `beforeShellExecution` hooks (`.cursor/hooks.json`).
     Cursor,
+    /// Gemini CLI's `BeforeTool` hook (`.gemini/settings.json`).
+    Gemini,
 }
 
 /// What the hook answers for a shell command, whose writes cannot be read reliably from its text.

@@ -64,8 +64,24 @@ fn seen(runtime: &str, out: &Output) -> Seen {
         return Seen::Allowed;
     }
     let answer: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    if runtime == "gemini" {
+        assert_eq!(answer["decision"], "deny", "gemini: {stdout}");
+        return Seen::Blocked(answer["reason"].as_str().unwrap().to_owned());
+    }
+    if runtime == "codex" {
+        // Codex refuses a field it does not know, and then runs the tool: nothing else is said.
+        let inner: Vec<&str> =
+            answer["hookSpecificOutput"].as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        assert_eq!(answer.as_object().unwrap().len(), 1, "codex: {stdout}");
+        assert_eq!(
+            inner,
+            ["hookEventName", "permissionDecision", "permissionDecisionReason"],
+            "codex: {stdout}"
+        );
+        assert_eq!(answer["hookSpecificOutput"]["hookEventName"], "PreToolUse");
+    }
     let decision = match runtime {
-        "claude-code" => &answer["hookSpecificOutput"],
+        "claude-code" | "codex" => &answer["hookSpecificOutput"],
         _ => &answer,
     };
     assert_eq!(decision["permissionDecision"], "deny", "{runtime}: {stdout}");
@@ -130,6 +146,13 @@ async fn every_runtime_s_write_tools_are_checked_and_the_rest_pass(pool: PgPool)
         ("copilot", "apply-patch", "src/auth/login.rs"),
         ("cursor", "pre-tool-use-write", "src/auth/login.rs"),
         ("cursor", "pre-tool-use-str-replace", "src/auth/session.rs"),
+        ("codex", "apply-patch", "src/auth/login.rs"),
+        ("codex", "apply-patch-add", "src/auth/token.rs"),
+        ("codex", "apply-patch-delete", "src/auth/old.rs"),
+        // A Codex subagent's call (agent_id, agent_type) is asked for the hook's agent as any other.
+        ("codex", "subagent-apply-patch", "src/auth/session.rs"),
+        ("gemini", "write-file", "src/auth/login.rs"),
+        ("gemini", "replace", "src/auth/session.rs"),
     ];
     for (runtime, name, file) in writes {
         let Seen::Blocked(reason) = run(runtime, name, &env_a, &[]) else {
@@ -150,14 +173,27 @@ async fn every_runtime_s_write_tools_are_checked_and_the_rest_pass(pool: PgPool)
     // A patch of three files, one of them denied: the whole call is blocked, naming that one.
     let Seen::Blocked(reason) = run("copilot", "apply-patch", &env_a, &[]) else { panic!() };
     assert!(!reason.contains("README.md") && !reason.contains("docs/login.md"), "{reason}");
+    // A Codex patch that adds, updates, deletes and moves files outside `auth` but moves one into
+    // it: the move's destination is a write, and the whole call is blocked naming only it.
+    let Seen::Blocked(reason) = run("codex", "apply-patch", &env_a, &[]) else { panic!("codex patch") };
+    assert!(reason.contains("'src/auth/login.rs' belongs to artifact 'auth'"), "{reason}");
+    for file in ["README.md", "docs/login.md", "src/old.rs", "src/legacy.rs"] {
+        assert!(!reason.contains(file), "{file}: {reason}");
+    }
 
     // Calls that write nothing pass untouched; shells by the --shell policy.
-    for (runtime, name) in [("claude-code", "read"), ("copilot", "view")] {
+    for (runtime, name) in
+        [("claude-code", "read"), ("copilot", "view"), ("codex", "mcp-tool"), ("gemini", "read-file")]
+    {
         assert_eq!(run(runtime, name, &env_a, &[]), Seen::Allowed, "{runtime}/{name}");
     }
-    for (runtime, name) in
-        [("claude-code", "bash"), ("copilot", "bash"), ("cursor", "before-shell-execution")]
-    {
+    for (runtime, name) in [
+        ("claude-code", "bash"),
+        ("copilot", "bash"),
+        ("cursor", "before-shell-execution"),
+        ("codex", "bash"),
+        ("gemini", "run-shell-command"),
+    ] {
         assert_eq!(
             run(runtime, name, &env_a, &[]),
             Seen::Allowed,
@@ -232,9 +268,13 @@ fn no_answer_blocks_unless_fail_open() {
         );
         (seen(runtime, &out), String::from_utf8_lossy(&out.stderr).into_owned())
     };
-    for (runtime, name) in
-        [("claude-code", "write"), ("copilot", "apply-patch"), ("cursor", "pre-tool-use-write")]
-    {
+    for (runtime, name) in [
+        ("claude-code", "write"),
+        ("copilot", "apply-patch"),
+        ("cursor", "pre-tool-use-write"),
+        ("codex", "apply-patch"),
+        ("gemini", "write-file"),
+    ] {
         let (Seen::Blocked(reason), _) = run(runtime, name, &down, &[]) else {
             panic!("{runtime}: server down")
         };
@@ -259,7 +299,7 @@ fn no_answer_blocks_unless_fail_open() {
         );
     }
     // A payload that cannot be read is blocked too, in the runtime's format.
-    for runtime in ["claude-code", "copilot", "cursor"] {
+    for runtime in ["claude-code", "copilot", "cursor", "codex", "gemini"] {
         let out = hook(&[runtime], &[], "{not json");
         let Seen::Blocked(reason) = seen(runtime, &out) else { panic!("{runtime}: unreadable payload") };
         assert!(reason.contains("the hook payload cannot be read"), "{reason}");

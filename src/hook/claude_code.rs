@@ -2,7 +2,9 @@
 //! `cwd`; the file tools name their file in `tool_input.file_path` (Write, Edit, MultiEdit) or
 //! `tool_input.notebook_path` (NotebookEdit), as an absolute path. A block is answered with
 //! `hookSpecificOutput.permissionDecision: "deny"` on stdout and exit 0, the reason shown to
-//! Claude; saying nothing with exit 0 lets the call through. (Claude Code's hooks reference,
+//! Claude; saying nothing with exit 0 lets the call through. A subagent's call carries its
+//! `agent_id` and `agent_type`, and a session started with `--agent` its `agent_type` alone
+//! (since Claude Code 2.1.69). (Claude Code's hooks reference,
 //! https://docs.claude.com/en/docs/claude-code/hooks, "PreToolUse".)
 
 use serde::Deserialize;
@@ -16,6 +18,8 @@ struct Input {
     #[serde(default)]
     tool_input: Value,
     cwd: Option<std::path::PathBuf>,
+    agent_type: Option<String>,
+    agent_id: Option<String>,
 }
 
 pub fn parse(payload: &[u8]) -> Result<Payload, String> {
@@ -30,7 +34,12 @@ pub fn parse(payload: &[u8]) -> Result<Payload, String> {
         "Bash" => Call::Shell,
         _ => Call::Other,
     };
-    Ok(Payload { call, cwd: input.cwd })
+    Ok(Payload {
+        call,
+        cwd: input.cwd,
+        agent_type: input.agent_type.filter(|t| !t.is_empty()),
+        agent_id: input.agent_id.filter(|i| !i.is_empty()),
+    })
 }
 
 pub fn respond(answer: &Answer) -> Response {
@@ -78,6 +87,26 @@ mod tests {
             Ok(Call::Other)
         );
         assert_eq!(call(json!({ "tool_name": "Bash", "tool_input": { "command": "ls" } })), Ok(Call::Shell));
+    }
+
+    #[test]
+    fn the_caller_s_agent_type_and_id_are_carried_when_named() {
+        let write = json!({ "tool_name": "Write", "tool_input": { "file_path": "/r/a.rs" }, "cwd": "/r" });
+        let payload = |extra: Value| {
+            let mut input = write.clone();
+            input.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            parse(input.to_string().as_bytes()).unwrap()
+        };
+        let subagent = payload(json!({ "agent_id": "a1b2", "agent_type": "code-reviewer" }));
+        assert_eq!(subagent.agent_type.as_deref(), Some("code-reviewer"));
+        assert_eq!(subagent.agent_id.as_deref(), Some("a1b2"));
+        // Under `--agent`, the session's agent type alone.
+        let main = payload(json!({ "agent_type": "runtime-eng" }));
+        assert_eq!((main.agent_type.as_deref(), main.agent_id), (Some("runtime-eng"), None));
+        let plain = payload(json!({}));
+        assert_eq!((plain.agent_type, plain.agent_id), (None, None));
+        let empty = payload(json!({ "agent_type": "", "agent_id": "" }));
+        assert_eq!((empty.agent_type, empty.agent_id), (None, None), "an empty name is no name");
     }
 
     #[test]

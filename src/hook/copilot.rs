@@ -10,7 +10,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Answer, Call, Payload, Response};
+use super::{Answer, Call, Payload, Response, patch};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -41,7 +41,7 @@ pub fn parse(payload: &[u8]) -> Result<Payload, String> {
                 Value::String(patch) => Some(patch.as_str()),
                 args => ["input", "patch"].iter().find_map(|f| args[f].as_str()),
             };
-            let files = patch_files(patch.ok_or("apply_patch carries no patch text")?);
+            let files = patch::files(patch.ok_or("apply_patch carries no patch text")?);
             if files.is_empty() {
                 return Err("apply_patch's patch names no file".into());
             }
@@ -50,37 +50,7 @@ pub fn parse(payload: &[u8]) -> Result<Payload, String> {
         "bash" | "powershell" | "shell" => Call::Shell,
         _ => Call::Other,
     };
-    Ok(Payload { call, cwd: input.cwd })
-}
-
-/// Every file a patch writes, in order, once each: the headers of the `*** Begin Patch` format,
-/// else the `---`/`+++` lines of a unified diff (`a/`, `b/` taken off, `/dev/null` skipped).
-pub fn patch_files(patch: &str) -> Vec<String> {
-    let mut files: Vec<String> = Vec::new();
-    let mut add = |file: &str| {
-        let file = file.trim();
-        if !file.is_empty() && file != "/dev/null" && !files.iter().any(|f| f == file) {
-            files.push(file.to_owned());
-        }
-    };
-    const HEADERS: [&str; 4] = ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "];
-    let mut headers = false;
-    for line in patch.lines() {
-        if let Some(file) = HEADERS.iter().find_map(|h| line.strip_prefix(h)) {
-            headers = true;
-            add(file);
-        }
-    }
-    if !headers {
-        for line in patch.lines() {
-            if let Some(file) = line.strip_prefix("+++ ").or_else(|| line.strip_prefix("--- ")) {
-                // A timestamp may follow a tab.
-                let file = file.split('\t').next().unwrap_or_default();
-                add(file.strip_prefix("a/").or_else(|| file.strip_prefix("b/")).unwrap_or(file));
-            }
-        }
-    }
-    files
+    Ok(Payload { call, cwd: input.cwd, agent_type: None, agent_id: None })
 }
 
 pub fn respond(answer: &Answer) -> Response {
@@ -121,8 +91,7 @@ mod tests {
     fn a_patch_writes_every_file_it_names() {
         let patch = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-x\n+y\n*** Add File: src/b.rs\n+new\n\
                      *** Delete File: old.rs\n*** Update File: src/a.rs\n*** Move to: src/c.rs\n*** End Patch\n";
-        let files = vec!["src/a.rs", "src/b.rs", "old.rs", "src/c.rs"];
-        assert_eq!(patch_files(patch), files);
+        let files = ["src/a.rs", "src/b.rs", "old.rs", "src/c.rs"];
         assert_eq!(
             call("apply_patch", json!({ "input": patch })),
             Ok(Call::Writes(files.iter().map(|f| f.to_string()).collect()))
@@ -134,13 +103,6 @@ mod tests {
             Call::Writes(files.iter().map(|f| f.to_string()).collect())
         );
         assert!(call("apply_patch", json!({ "input": "no headers" })).is_err());
-    }
-
-    #[test]
-    fn a_unified_diff_names_its_files() {
-        let diff =
-            "--- a/src/a.rs\t2026-01-01\n+++ b/src/a.rs\n@@ -1 +1 @@\n-x\n+y\n--- /dev/null\n+++ b/new.rs\n";
-        assert_eq!(patch_files(diff), vec!["src/a.rs", "new.rs"]);
     }
 
     #[test]

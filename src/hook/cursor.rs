@@ -44,7 +44,12 @@ pub fn parse(payload: &[u8]) -> Result<Payload, String> {
         }
         _ => Call::Other,
     };
-    Ok(Payload { call, cwd: input.cwd.or_else(|| input.workspace_roots.into_iter().next()) })
+    Ok(Payload {
+        call,
+        cwd: input.cwd.or_else(|| input.workspace_roots.into_iter().next()),
+        agent_type: None,
+        agent_id: None,
+    })
 }
 
 pub fn respond(answer: &Answer) -> Response {

@@ -7,8 +7,11 @@
 //! could not answer blocks the call, unless `--fail-open`).
 
 pub mod claude_code;
+pub mod codex;
 pub mod copilot;
 pub mod cursor;
+pub mod gemini;
+pub mod patch;
 pub mod paths;
 
 use std::io::Read;
@@ -36,6 +39,11 @@ pub struct Payload {
     pub call: Call,
     /// The directory relative paths are relative to, when the payload names one.
     pub cwd: Option<PathBuf>,
+    /// The caller's agent type, when the runtime names one: a subagent's (Claude Code, Codex),
+    /// or the session's own under Claude Code's `--agent`. Carried, not yet asked about.
+    pub agent_type: Option<String>,
+    /// The subagent instance making the call, when the runtime names one.
+    pub agent_id: Option<String>,
 }
 
 /// What the hook tells the runtime.
@@ -65,24 +73,29 @@ enum Decision {
 pub fn parse(runtime: Runtime, payload: &[u8]) -> Result<Payload, String> {
     match runtime {
         Runtime::ClaudeCode => claude_code::parse(payload),
+        Runtime::Codex => codex::parse(payload),
         Runtime::Copilot => copilot::parse(payload),
         Runtime::Cursor => cursor::parse(payload),
+        Runtime::Gemini => gemini::parse(payload),
     }
 }
 
 pub fn respond(runtime: Runtime, answer: &Answer) -> Response {
     match runtime {
         Runtime::ClaudeCode => claude_code::respond(answer),
+        Runtime::Codex => codex::respond(answer),
         Runtime::Copilot => copilot::respond(answer),
         Runtime::Cursor => cursor::respond(answer),
+        Runtime::Gemini => gemini::respond(answer),
     }
 }
 
 /// Reads the payload on stdin, decides, prints the runtime's answer and exits as it expects.
 pub async fn run(args: &HookArgs) -> ExitCode {
     let runtime = args.runtime;
-    // A crash must not let the call through: Claude Code treats exit codes other than 0 and 2
-    // as a failed hook and runs the tool, so a panic answers as a block does.
+    // A crash must not let the call through: Claude Code and Codex treat exit codes other than
+    // 0 and 2 as a failed hook and run the tool, so a panic answers as a block does, and exits 2
+    // with the reason on stderr too (Codex ignores an exit 2 whose stderr is empty).
     std::panic::set_hook(Box::new(move |info| {
         let answer = Answer::Deny(unasked(&format!("the hook crashed: {info}")));
         let response = respond(runtime, &answer);
