@@ -6,6 +6,7 @@ pub mod artifacts;
 pub mod events;
 pub mod idempotency;
 pub mod listener;
+pub mod ref_checks;
 pub mod teams;
 pub mod tokens;
 mod words;
