@@ -24,7 +24,7 @@ type Failure = Box<dyn std::error::Error>;
 
 /// Applies the migrations (creating the database if needed) and exits.
 pub async fn migrate(database: &DatabaseConfig) -> Result<(), Failure> {
-    crate::connect(database, &PoolConfig::COMMAND).await?.close().await;
+    crate::startup::connect(database, &PoolConfig::COMMAND).await?.close().await;
     Ok(())
 }
 
@@ -50,7 +50,7 @@ async fn on_database<T>(
     database: &DatabaseConfig,
     command: impl AsyncFnOnce(&Db) -> Result<T, Error>,
 ) -> Result<T, Failure> {
-    let pool = Db::new(crate::connect(database, &PoolConfig::COMMAND).await?);
+    let pool = Db::new(crate::startup::connect(database, &PoolConfig::COMMAND).await?);
     let result = command(&pool).await;
     pool.close().await;
     result.map_err(|e| describe(&e).into())

@@ -421,11 +421,30 @@ pub struct ServeConfig {
 
 impl ServeConfig {
     /// What `/mcp` accepts besides a token.
-    pub fn mcp(&self) -> crate::mcp::HttpSettings {
+    pub fn mcp(&self) -> McpSettings {
         let listed = |v: &[String]| v.iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
-        crate::mcp::HttpSettings {
+        McpSettings {
             allowed_hosts: listed(&self.mcp_allowed_hosts),
             allowed_origins: listed(&self.mcp_allowed_origins),
+        }
+    }
+}
+
+/// What `/mcp` accepts besides a token: the `Host` and `Origin` headers it answers (a browser
+/// page on another site resolving its name to this server is refused: DNS rebinding).
+#[derive(Debug, Clone)]
+pub struct McpSettings {
+    /// `Host` values accepted, with or without a port; empty accepts any.
+    pub allowed_hosts: Vec<String>,
+    /// `Origin` values accepted when a request carries one; empty accepts any.
+    pub allowed_origins: Vec<String>,
+}
+
+impl Default for McpSettings {
+    fn default() -> Self {
+        Self {
+            allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
+            allowed_origins: Vec::new(),
         }
     }
 }

@@ -17,7 +17,7 @@
 //!   team instead of scanning lockouts, and every replica reports the same totals. When a
 //!   refresh fails they are left out until one succeeds: an outage shows as their absence, not
 //!   as stale values. They are rendered by hand after the recorder's series: the recorder holds
-//!   values pushed to it, while these belong to one [`AppState`] (tests run many, each on its
+//!   values pushed to it, while these belong to one service's state (tests run many, each on its
 //!   own database, in one process).
 //!
 //! The pool's waiters are counted by `store::Db`, through which everything of the process takes
@@ -33,10 +33,9 @@ use std::time::Duration;
 use metrics::{Label, Unit, counter, describe_counter, describe_histogram, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::AppState;
 use crate::domain::ResolutionAction;
 use crate::domain::{Code, Verdict};
-use crate::store::Db;
+use crate::store::{self, Db};
 
 pub const HTTP_REQUESTS: &str = "reviewlock_http_requests_total";
 pub const HTTP_DURATION: &str = "reviewlock_http_request_duration_seconds";
@@ -53,7 +52,7 @@ const LATENCY_BUCKETS: [f64; 13] =
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
-/// The process-wide recorder's handle, installed on first use: every [`crate::app`] of the
+/// The process-wide recorder's handle, installed on first use: every `app` of the
 /// process shares it, and installing never panics. Should another recorder already be the
 /// global one (an embedding program's), this handle renders only the scrape-time gauges.
 pub fn handle() -> &'static PrometheusHandle {
@@ -171,9 +170,8 @@ impl Counted {
 
 /// The page: the recorded series, then this process's pool and the database's gauges, all
 /// from memory.
-pub fn render(state: &AppState) -> String {
+pub fn render(db: &Db, database_gauges: &DatabaseGauges) -> String {
     let mut page = handle().render();
-    let db = &state.pool;
     let size = u64::from(db.size());
     let idle = db.idle() as u64;
     let mut gauge = |name: &str, help: &str, value: u64| {
@@ -200,7 +198,7 @@ pub fn render(state: &AppState) -> String {
         "Requests and tasks of this process waiting for a pooled connection.",
         db.waiting(),
     );
-    if let Some(Totals { lockouts, escalations }) = state.database_gauges.get() {
+    if let Some(Totals { lockouts, escalations }) = database_gauges.get() {
         gauge(
             "reviewlock_active_lockouts",
             &format!(
@@ -241,21 +239,8 @@ impl DatabaseGauges {
 
     /// Reads the gauges now: one statement, one row per team kept by triggers.
     pub async fn refresh(&self, db: &Db) {
-        let totals = db
-            .read(async |conn| {
-                sqlx::query_as::<_, (i64, i64)>(
-                    "-- across teams: the server's totals, for /metrics
-                     select coalesce(sum(active_lockouts), 0)::bigint, coalesce(sum(open_escalations), 0)::bigint
-                     from team_counters",
-                )
-                .fetch_one(conn)
-                .await
-            })
-            .await;
-        let totals = match totals {
-            Ok((lockouts, escalations)) => {
-                Some(Totals { lockouts: lockouts.max(0) as u64, escalations: escalations.max(0) as u64 })
-            }
+        let totals = match db.read(async |conn| store::operations::totals(conn).await).await {
+            Ok((lockouts, escalations)) => Some(Totals { lockouts, escalations }),
             Err(e) => {
                 tracing::warn!(error = %e, "reading the database's gauges for /metrics failed");
                 None

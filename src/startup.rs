@@ -1,9 +1,54 @@
 //! What a process needs before it serves: the database it was pointed at, described for the
-//! errors an operator reads at startup.
+//! errors an operator reads at startup, created if need be, connected to and migrated.
 
 use std::fmt::Display;
 
-use sqlx::postgres::PgConnectOptions;
+use sqlx::migrate::MigrateDatabase;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{Connection, PgPool, Postgres};
+
+use crate::config::{DatabaseConfig, PoolConfig};
+use crate::store::{MIGRATOR, PING_IDLE_AFTER};
+
+/// Creates the database if it does not exist, connects, and applies the migrations. An error
+/// names the server and database it was about (never the password) and what to check.
+pub async fn connect(database: &DatabaseConfig, config: &PoolConfig) -> Result<PgPool, String> {
+    let target = Target::parse(&database.database_url)?;
+    let url = &database.database_url;
+    if !Postgres::database_exists(url).await.map_err(|e| target.failed("connecting", e))? {
+        // Loudly: a typo in DATABASE_URL must not pass for a fresh, empty database.
+        tracing::warn!(database = %target.database, server = %target.server, "the database does not exist; creating it");
+        match Postgres::create_database(url).await {
+            Ok(()) => tracing::warn!(database = %target.database, "created the database"),
+            // Another replica created it first.
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42P04") => {}
+            Err(e) => return Err(target.failed("creating the database", e)),
+        }
+    }
+    if target.is_maintenance() {
+        tracing::warn!(
+            database = %target.database,
+            "DATABASE_URL names Postgres's maintenance database: reviewlock's tables will live there"
+        );
+    }
+    let options = target.options.clone();
+    let pool = PgPoolOptions::new()
+        .max_connections(config.db_max_connections)
+        .acquire_timeout(config.db_acquire_timeout)
+        // sqlx pings every connection it takes back (a read's connection, parked by `store::Db`
+        // instead, had every statement complete); pinging again on acquire would add a round
+        // trip to every request. Only a connection idle for a while (one a database restart or
+        // a proxy may have cut) is pinged first, and replaced if it does not answer.
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move { Ok(meta.idle_for < PING_IDLE_AFTER || conn.ping().await.is_ok()) })
+        })
+        .connect_with(options)
+        .await
+        .map_err(|e| target.failed("connecting", e))?;
+    MIGRATOR.run(&pool).await.map_err(|e| target.failed("applying the migrations", e))?;
+    Ok(pool)
+}
 
 /// The database of `DATABASE_URL`, parsed, with what an error may say about it.
 pub struct Target {

@@ -7,6 +7,7 @@
 //! most restricted writer. Both fail closed: a question reviewlock could not answer refuses
 //! (the hooks take `--fail-open`; CI never does).
 
+mod commits;
 pub mod git;
 mod install;
 mod verify;
@@ -14,16 +15,13 @@ mod verify;
 use std::io::Read;
 use std::process::ExitCode;
 
-use crate::cli::{Checks, Writer};
-use crate::config::{GuardArgs, GuardCommand, PrePushArgs, ServerArgs};
+use crate::cli::Writer;
+use crate::config::{GuardArgs, GuardCommand, PrePushArgs};
 use crate::hook::denied;
-use crate::resources::Denial;
-use git::{Commit, Git};
+use commits::{connect, denials, offences};
+use git::Git;
 
 pub use verify::verify;
-
-/// The most paths one check asks about (the server's limit).
-const CHECK_PATHS: usize = 256;
 
 /// What a hook decided, before `--fail-open` is applied.
 enum Outcome {
@@ -80,40 +78,6 @@ fn finish(outcome: Outcome, args: &GuardArgs, what: &str) -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// The team and a client of the server, or what is missing.
-pub(crate) fn connect(args: &ServerArgs) -> Result<(&str, Checks<'_>), String> {
-    match (&args.team, &args.token) {
-        (Some(team), Some(token)) => Ok((team, Checks { url: &args.url, token, timeout: args.timeout })),
-        _ => {
-            let missing: Vec<&str> = [
-                (args.team.is_none(), "REVIEWLOCK_TEAM (--team)"),
-                (args.token.is_none(), "REVIEWLOCK_TOKEN (--token)"),
-            ]
-            .into_iter()
-            .filter_map(|(missing, name)| missing.then_some(name))
-            .collect();
-            Err(format!("reviewlock is not configured: set {}", missing.join(", ")))
-        }
-    }
-}
-
-/// The writer's denials on `paths`, with the agent the server named (none for a writer it
-/// cannot name).
-async fn denials(
-    checks: &Checks<'_>,
-    team: &str,
-    writer: Writer<'_>,
-    paths: &[String],
-) -> Result<(Option<String>, Vec<Denial>), String> {
-    let (mut named, mut denials) = (None, Vec::new());
-    for chunk in paths.chunks(CHECK_PATHS) {
-        let answer = checks.ask_as(team, writer, chunk).await?;
-        named = answer.agent;
-        denials.extend(answer.denials);
-    }
-    Ok((named, denials))
 }
 
 async fn pre_commit(args: &GuardArgs) -> Outcome {
@@ -182,67 +146,4 @@ async fn pre_push(args: &PrePushArgs) -> Outcome {
         shas.len(),
         lines.join("\n")
     ))
-}
-
-/// A commit credited to an agent refused the files it changes.
-pub(crate) struct Offence {
-    pub commit: Commit,
-    /// The denials, in words, each prefixed by who.
-    pub why: Vec<String>,
-    /// The artifacts refused.
-    pub artifacts: Vec<String>,
-}
-
-impl Offence {
-    pub fn line(&self) -> String {
-        format!("{} {}: {}", self.commit.short, self.commit.subject, self.why.join("; "))
-    }
-}
-
-/// Each of the commits `shas` checked for each agent it credits (its trailers, else its
-/// author's e-mail as an alias) against the files it changes; those refused.
-pub(crate) async fn offences(
-    git: &Git,
-    checks: &Checks<'_>,
-    team: &str,
-    shas: &[String],
-) -> Result<Vec<Offence>, String> {
-    let mut offences = Vec::new();
-    for sha in shas {
-        let commit = git.commit(sha)?;
-        let paths = git.changed_by(&commit)?;
-        if paths.is_empty() {
-            continue;
-        }
-        let writers: Vec<Writer> = if commit.credited.is_empty() {
-            if commit.author_email.is_empty() {
-                vec![Writer::Unnamed]
-            } else {
-                vec![Writer::Alias(&commit.author_email)]
-            }
-        } else {
-            commit.credited.iter().map(|a| Writer::Agent(a)).collect()
-        };
-        let (mut why, mut artifacts) = (Vec::new(), Vec::new());
-        for writer in writers {
-            let (named, denials) = denials(checks, team, writer, &paths).await?;
-            let who = match (named, writer) {
-                (Some(agent), _) => format!("agent '{agent}'"),
-                (None, Writer::Alias(email)) => format!("author {email} (no agent of the team)"),
-                (None, _) => "an unnamed writer".to_owned(),
-            };
-            for denial in denials {
-                why.push(format!("{who}: {} ({})", denial.detail, denial.code));
-                if let Some(artifact) = denial.artifact
-                    && !artifacts.contains(&artifact)
-                {
-                    artifacts.push(artifact);
-                }
-            }
-        }
-        if !why.is_empty() {
-            offences.push(Offence { commit, why, artifacts });
-        }
-    }
-    Ok(offences)
 }

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 
+use super::commits::{Offence, connect, offences};
 use super::git::Git;
-use super::{Offence, connect, offences};
 use crate::cli::Checks;
 use crate::config::{VerifyArgs, VerifyFormat};
 use crate::resources::{RefCheckArtifact, RefCheckResult};

@@ -5,7 +5,7 @@
 //! within the body read timeout (408) and the size limit (413), and fingerprinted for its
 //! `Idempotency-Key`. An unauthenticated client never gets a byte of its body buffered.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -17,14 +17,11 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 
-use crate::AppState;
 use crate::app::actor::Actor;
-use crate::auth::{Cached, hash_secret};
-use crate::domain::Scope;
 use crate::error::Error;
 use crate::http::extract::BODY_LIMIT;
 use crate::http::preconditions;
-use crate::store::tokens;
+use crate::http::state::AppState;
 
 /// The route layer of every route: authenticates `/v1` requests, then reads the body.
 pub async fn admit(State(state): State<AppState>, request: Request, next: Next) -> Response {
@@ -63,9 +60,8 @@ async fn read_body(body: Body, within: Duration) -> Result<Bytes, Error> {
     }
 }
 
-/// The actor named by `Authorization: Bearer <token>`: 401 `unauthenticated` without one or
-/// with an unknown one; 429 `rate_limited` when this token is over its rate limit, or when
-/// `peer` sent too many unknown tokens lately and this one is not cached (no lookup is made).
+/// The actor named by `Authorization: Bearer <token>`: 401 `unauthenticated` without one;
+/// else what authenticating its secret answers (see [`crate::app::authenticate::Authenticator::authenticate`]).
 async fn authenticate(
     state: &AppState,
     headers: &HeaderMap,
@@ -79,73 +75,7 @@ async fn authenticate(
         .map(|(_, token)| token.trim())
         .filter(|t| !t.is_empty())
         .ok_or(Error::Unauthenticated)?;
-    let hash = hash_secret(secret);
-    if state.admin_token_hash.as_deref() == Some(&hash) {
-        rate_limit(state, &hash)?;
-        return Ok(Actor {
-            token_id: None,
-            token_name: "server-admin".into(),
-            team: None,
-            scope: Scope::Admin,
-            agent: None,
-            key_owner: uuid::Uuid::from_slice(&hash[..16]).expect("a SHA-256 hash has 16 bytes and more"),
-        });
-    }
-    let cached = state.tokens.get(&hash);
-    let token = match cached {
-        Cached::Known(token) => Some(token),
-        Cached::Unknown | Cached::Miss(_) => {
-            let address = address_key(peer);
-            state
-                .failed_logins
-                .exhausted(&address)
-                .map_err(|retry_after_secs| Error::TooManyFailedLogins { retry_after_secs })?;
-            let token = match cached {
-                Cached::Miss(generation) => {
-                    let token = state
-                        .pool
-                        .read(async |conn| tokens::find_by_hash(conn, &hash).await)
-                        .await
-                        .map_err(uncheckable)?;
-                    state.tokens.put(hash.clone(), token.clone(), generation);
-                    token
-                }
-                _ => None,
-            };
-            if token.is_none() {
-                // Counted once it failed; the bucket only says when to stop looking.
-                let _ = state.failed_logins.check(&address);
-            }
-            token
-        }
-    };
-    let token = token.ok_or(Error::Unauthenticated)?;
-    rate_limit(state, &hash)?;
-    Ok(Actor {
-        token_id: Some(token.id),
-        token_name: token.name,
-        team: token.team_id,
-        scope: token.scope,
-        agent: token.agent_id,
-        key_owner: token.id,
-    })
-}
-
-/// Takes one request from the bucket of a token that authenticated: only then, so made-up
-/// tokens never get a bucket (they are 401 first).
-fn rate_limit(state: &AppState, hash: &[u8]) -> Result<(), Error> {
-    state.rate_limiter.check(hash).map_err(|retry_after_secs| Error::RateLimited { retry_after_secs })
-}
-
-/// Whom failed logins are counted against: the client's IPv4 address, or its IPv6 /64 (one
-/// host usually holds a whole /64). Without a peer address (a request made in-process), one
-/// shared key.
-fn address_key(peer: Option<SocketAddr>) -> Vec<u8> {
-    match peer.map(|p| p.ip().to_canonical()) {
-        Some(IpAddr::V4(ip)) => ip.octets().to_vec(),
-        Some(IpAddr::V6(ip)) => ip.octets()[..8].to_vec(),
-        None => Vec::new(),
-    }
+    state.auth.authenticate(&state.pool, secret, peer.map(|p| p.ip())).await
 }
 
 /// The actor [`admit`] authenticated. Every `/v1` route passes through it, so a handler of
@@ -155,32 +85,5 @@ impl<S: Send + Sync> FromRequestParts<S> for Actor {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Error> {
         parts.extensions.get::<Actor>().cloned().ok_or(Error::Unauthenticated)
-    }
-}
-
-/// The token could not be looked up: say so, rather than blame the database for a request the
-/// client may think was refused for its token.
-fn uncheckable(e: sqlx::Error) -> Error {
-    match Error::from(e) {
-        Error::Unavailable => Error::refused(
-            crate::domain::Code::Unavailable,
-            "the bearer token could not be checked: the database is unavailable; retry after Retry-After seconds",
-        ),
-        other => other,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn failed_logins_count_against_an_ipv4_address_or_an_ipv6_64() {
-        let key = |s: &str| address_key(Some(s.parse().unwrap()));
-        assert_eq!(key("10.0.0.7:1234"), vec![10, 0, 0, 7]);
-        assert_eq!(key("[::ffff:10.0.0.7]:1"), vec![10, 0, 0, 7], "a mapped IPv4 is that IPv4");
-        assert_eq!(key("[2001:db8:1:2::1]:1"), key("[2001:db8:1:2:ffff::9]:2"));
-        assert_ne!(key("[2001:db8:1:2::1]:1"), key("[2001:db8:1:3::1]:1"));
-        assert!(address_key(None).is_empty());
     }
 }

@@ -5,7 +5,6 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::agents::{self, AgentChanges};
 use crate::app::unit::Preconditions;
@@ -15,6 +14,7 @@ use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, paginate};
 use crate::http::preconditions::{self, reply};
+use crate::http::state::AppState;
 use crate::resources::{Agent, AgentDetail, AgentPage};
 use crate::validate::{Fields, MAX_NAME, MAX_TAG};
 

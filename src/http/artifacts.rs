@@ -7,7 +7,6 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{create, reads};
@@ -17,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{limit, paginate};
 use crate::http::preconditions::{self, reply};
+use crate::http::state::AppState;
 use crate::resources::{ArtifactInput, ArtifactPage, ArtifactStatus};
 use crate::validate::{Fields, MAX_LIST, MAX_NAME, MAX_TAG, MAX_TEXT};
 

@@ -4,7 +4,6 @@ use axum::extract::State;
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{assignment, resolution};
@@ -12,6 +11,7 @@ use crate::domain::{ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
+use crate::http::state::AppState;
 use crate::resources::{ArtifactStatus, AssignmentInput, ResolutionInput};
 use crate::validate::{Fields, MAX_TEXT};
 

@@ -3,12 +3,12 @@
 use axum::extract::State;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::check;
 use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
+use crate::http::state::AppState;
 use crate::resources::{CheckInput, CheckResult};
 use crate::validate::{Fields, MAX_NAME};
 

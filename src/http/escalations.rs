@@ -5,7 +5,6 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::reads;
 use crate::domain::TeamId;
@@ -13,6 +12,7 @@ use crate::error::Result;
 use crate::http::extract::{Path, Query};
 use crate::http::paging::{PageQuery, paginate};
 use crate::http::preconditions::{self};
+use crate::http::state::AppState;
 use crate::resources::EscalationPage;
 
 pub fn routes() -> OpenApiRouter<AppState> {

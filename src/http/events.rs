@@ -12,7 +12,6 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::events::{self, MAX_WAIT};
 use crate::domain::TeamId;
@@ -20,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::http::extract::{Path, Query};
 use crate::http::paging::limit;
 use crate::http::preconditions::{self};
+use crate::http::state::AppState;
 use crate::resources::{Event, EventPage};
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -2,8 +2,9 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::error::Result;
+use crate::http::state::AppState;
+use crate::store;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(healthz)).routes(routes!(readyz)).routes(routes!(metrics))
@@ -27,7 +28,7 @@ async fn healthz() -> &'static str {
               (status = 503, description = "`unavailable`: the database does not answer", body = crate::http::error::Problem,
                content_type = "application/problem+json")))]
 async fn readyz(State(state): State<AppState>) -> Result<(StatusCode, &'static str)> {
-    state.pool.read(async |conn| sqlx::query("select 1").execute(conn).await).await?;
+    state.pool.read(async |conn| store::operations::ping(conn).await).await?;
     Ok((StatusCode::OK, "ready"))
 }
 
@@ -41,6 +42,6 @@ async fn readyz(State(state): State<AppState>) -> Result<(StatusCode, &'static s
     responses((status = 200, description = "the metrics, in the Prometheus text exposition format", body = String,
                content_type = "text/plain")))]
 async fn metrics(State(state): State<AppState>) -> ([(header::HeaderName, &'static str); 1], String) {
-    let page = crate::metrics::render(&state);
+    let page = crate::metrics::render(&state.pool, &state.database_gauges);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], page)
 }

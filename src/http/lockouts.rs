@@ -7,7 +7,6 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{lift, reads};
@@ -15,6 +14,7 @@ use crate::domain::{AgentId, ArtifactKey, TeamId};
 use crate::error::Result;
 use crate::http::extract::{Json, Path, Query};
 use crate::http::preconditions::{self, reply};
+use crate::http::state::AppState;
 use crate::resources::{ArtifactStatus, LiftInput, LockoutPage};
 use crate::validate::{Fields, MAX_TEXT};
 

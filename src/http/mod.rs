@@ -20,6 +20,7 @@ pub mod preconditions;
 pub mod ref_checks;
 mod socket;
 pub mod spec;
+pub mod state;
 pub mod teams;
 pub mod tokens;
 pub mod versions;
@@ -34,10 +35,10 @@ use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::AppState;
 use crate::domain::Code;
 use crate::error::Error;
 use crate::http::error::InternalCause;
+use crate::http::state::AppState;
 
 /// The routes with their spec.
 fn routes() -> OpenApiRouter<AppState> {
@@ -68,20 +69,19 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// The whole service: routes, `/openapi.json`, `/docs`, and the middleware every request
 /// passes through (request id, one log line, timeout, panics as 500, errors as problem+json);
-/// a matched route's requests are then admitted (`admission`: token, then body).
-pub fn app(state: AppState) -> axum::Router {
+/// a matched route's requests are then admitted (`admission`: token, then body). `beside`
+/// builds routes served beside the REST API (MCP's `/mcp`, at least one route) from the REST
+/// routes, which they may call in-process; they are admitted as `/v1` is, and are not in the
+/// OpenAPI spec.
+pub fn app(state: AppState, beside: impl FnOnce(axum::Router) -> axum::Router<AppState>) -> axum::Router {
     // The process-wide metrics recorder, installed by the first app.
     crate::metrics::handle();
     let timeout = state.request_timeout;
     let (router, spec) = routes().split_for_parts();
     let admit = axum::middleware::from_fn_with_state(state.clone(), admission::admit);
     let rest = router.route_layer(admit.clone());
-    // MCP's tools call the REST routes in-process; `/mcp` is admitted as `/v1` is (token,
-    // then body), and is not in the OpenAPI spec (it speaks JSON-RPC).
-    let mcp = axum::Router::new()
-        .route_service("/mcp", crate::mcp::http_service(rest.clone().with_state(state.clone()), &state.mcp))
-        .route_layer(admit);
-    rest.merge(mcp)
+    let beside = beside(rest.clone().with_state(state.clone())).route_layer(admit);
+    rest.merge(beside)
         .merge(SwaggerUi::new("/docs").url("/openapi.json", spec))
         .fallback(|| async { Error::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|| async {

@@ -4,7 +4,6 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::teams::{self, TeamChanges};
 use crate::app::unit::Preconditions;
@@ -13,6 +12,7 @@ use crate::domain::TeamId;
 use crate::error::{Error, Result};
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
+use crate::http::state::AppState;
 use crate::resources::Team;
 use crate::validate::{Fields, MAX_NAME};
 

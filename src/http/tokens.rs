@@ -5,7 +5,6 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::tokens;
 use crate::app::unit::Preconditions;
@@ -14,6 +13,7 @@ use crate::domain::TeamId;
 use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
+use crate::http::state::AppState;
 use crate::resources::{CreatedToken, Token};
 use crate::validate::{Fields, MAX_NAME};
 
@@ -73,7 +73,7 @@ async fn create_token(
     let (name, agent) = (input.name.trim(), input.agent.as_deref());
     let outcome = tokens::create_token(&state.pool, &actor, &pre, &team, name, input.scope, agent).await?;
     // A secret found to name no token a moment ago names this one now.
-    state.tokens.clear();
+    state.auth.tokens.clear();
     Ok(reply(outcome))
 }
 
@@ -107,7 +107,7 @@ async fn revoke_token(
     Path((team, id)): Path<(TeamId, Uuid)>,
 ) -> Result<Response> {
     let outcome = tokens::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
-    state.tokens.clear();
+    state.auth.tokens.clear();
     Ok(reply(outcome))
 }
 
@@ -129,7 +129,7 @@ async fn create_server_token(
     fields.text("name", &input.name, MAX_NAME);
     fields.finish()?;
     let outcome = tokens::create_server_token(&state.pool, &actor, &pre, input.name.trim()).await?;
-    state.tokens.clear();
+    state.auth.tokens.clear();
     Ok(reply(outcome))
 }
 
@@ -158,6 +158,6 @@ async fn revoke_server_token(
     Path(id): Path<Uuid>,
 ) -> Result<Response> {
     let outcome = tokens::revoke_server_token(&state.pool, &actor, &pre, id).await?;
-    state.tokens.clear();
+    state.auth.tokens.clear();
     Ok(reply(outcome))
 }

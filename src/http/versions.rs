@@ -4,7 +4,6 @@ use axum::extract::State;
 use axum::response::Response;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::AppState;
 use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{reads, review as reviews, submit_version as versions};
@@ -14,6 +13,7 @@ use crate::http::artifacts::{MAX_REF, version_fields};
 use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::{PageQuery, limit, paginate};
 use crate::http::preconditions::reply;
+use crate::http::state::AppState;
 use crate::resources::{ReviewInput, ReviewOutcome, Version, VersionInput, VersionPage};
 use crate::validate::{Fields, MAX_TAG, MAX_TEXT};
 

@@ -19,31 +19,14 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 pub use server::Reviewlock;
 pub use tools::TOOL_NAMES;
 
-/// What `/mcp` accepts besides a token: the `Host` and `Origin` headers it answers (a browser
-/// page on another site resolving its name to this server is refused: DNS rebinding).
-#[derive(Debug, Clone)]
-pub struct HttpSettings {
-    /// `Host` values accepted, with or without a port; empty accepts any.
-    pub allowed_hosts: Vec<String>,
-    /// `Origin` values accepted when a request carries one; empty accepts any.
-    pub allowed_origins: Vec<String>,
-}
-
-impl Default for HttpSettings {
-    fn default() -> Self {
-        Self {
-            allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
-            allowed_origins: Vec::new(),
-        }
-    }
-}
+use crate::config::McpSettings;
 
 /// The streamable HTTP service mounted at `/mcp`: stateless (no session, so any replica answers
 /// any call) and answering plain JSON, each call sent to `rest` (the `/v1` routes) as the actor
 /// that `/mcp`'s request authenticated as.
 pub fn http_service(
     rest: axum::Router,
-    settings: &HttpSettings,
+    settings: &McpSettings,
 ) -> StreamableHttpService<Reviewlock<rest::InProcess>, NeverSessionManager> {
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)

@@ -176,7 +176,7 @@ pub fn find(name: &str) -> Option<&'static ToolSpec> {
 
 /// The MCP tools, each with its input schema from the spec.
 pub static LISTED: LazyLock<Vec<(&'static ToolSpec, Tool)>> = LazyLock::new(|| {
-    let spec = serde_json::to_value(crate::openapi()).expect("the spec serializes");
+    let spec = serde_json::to_value(crate::http::openapi()).expect("the spec serializes");
     TOOLS.iter().map(|t| (t, tool(&spec, t))).collect()
 });
 

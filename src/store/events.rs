@@ -5,6 +5,9 @@ use uuid::Uuid;
 
 use crate::resources::events::EventData;
 
+/// The channel [`append`] notifies, with the team id as payload; `listener` listens on it.
+pub const CHANNEL: &str = "reviewlock_events";
+
 /// An event to append to a team's log (R12).
 #[derive(Debug)]
 pub struct NewEvent<'a> {
@@ -19,7 +22,7 @@ pub struct NewEvent<'a> {
 /// its lock, and this must be the transaction's last statement before commit: the lock then
 /// orders commits by seq, so a poller reading `after=N` can never see seq N+2 before N+1 commits.
 ///
-/// The same statement notifies [`crate::store::listener::CHANNEL`] with the team id; Postgres delivers
+/// The same statement notifies [`CHANNEL`] with the team id; Postgres delivers
 /// the notification at commit (and never for a rollback), when the event is visible, which
 /// wakes the team's long polls and streams.
 pub async fn append(
@@ -41,7 +44,7 @@ pub async fn append(
     .bind(token_id)
     .bind(token_name)
     .bind(Json(&event.data))
-    .bind(crate::store::listener::CHANNEL)
+    .bind(CHANNEL)
     .fetch_one(conn)
     .await
 }

@@ -6,6 +6,7 @@ pub mod artifacts;
 pub mod events;
 pub mod idempotency;
 pub mod listener;
+pub mod operations;
 pub mod ref_checks;
 pub mod teams;
 pub mod tokens;
@@ -13,12 +14,16 @@ mod words;
 
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sqlx::pool::PoolConnection;
 use sqlx::{Connection, PgConnection, PgPool, Postgres, Transaction};
 
-use crate::PING_IDLE_AFTER;
+/// The migrations, embedded in the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+
+/// A pooled connection idle for longer than this is pinged before a request uses it.
+pub const PING_IDLE_AFTER: Duration = Duration::from_secs(5);
 
 /// The database as this process uses it: the pool, a few connections that requests' reads
 /// handed back clean ([`Db::read`]), and a count of those waiting for a connection. Everything

@@ -13,7 +13,7 @@ use axum::extract::ConnectInfo;
 use axum::http::{Method, Request};
 use bytes::Bytes;
 use futures_util::stream;
-use reviewlock::auth::TokenCache;
+use reviewlock::app::authenticate::TokenCache;
 use reviewlock::rate_limit::{RateLimit, RateLimiter};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -104,8 +104,8 @@ async fn a_body_that_arrives_too_slowly_is_408_and_changes_nothing(pool: PgPool)
 async fn made_up_tokens_are_limited_per_address_and_not_each_looked_up(pool: PgPool) {
     let tokens = Arc::new(TokenCache::new(Duration::from_secs(1)));
     let api = Api::with_state(pool, |state| {
-        state.failed_logins = RateLimiter::new(RateLimit::new(1.0, 10));
-        state.tokens = tokens.clone();
+        state.auth.failed_logins = RateLimiter::new(RateLimit::new(1.0, 10));
+        state.auth.tokens = tokens.clone();
     });
     api.team("alpha", Value::Null).await;
     let reader = api.token("alpha", "read").await;

@@ -60,7 +60,7 @@ impl Api {
     /// As [`Api::new`], with the state changed by `configure` first (e.g. a rate limit).
     pub fn with_state(pool: PgPool, configure: impl FnOnce(&mut AppState)) -> Self {
         let mut state = AppState::new(pool.clone());
-        state.admin_token_hash = Some(std::sync::Arc::new(reviewlock::auth::hash_secret(ADMIN)));
+        state.auth.admin_token_hash = Some(std::sync::Arc::new(reviewlock::auth::hash_secret(ADMIN)));
         configure(&mut state);
         Api { app: app(state.clone()), pool, state }
     }

@@ -116,7 +116,7 @@ async fn reads_beside_blocked_writes(pool: PgPool, max: u32, writes: usize, read
     let api = Api::with_state(pool.clone(), |s| {
         s.pool = Db::new(small);
         s.feed = Feed::new(s.pool.clone());
-        s.tokens = Arc::new(reviewlock::auth::TokenCache::new(Duration::from_secs(600)));
+        s.auth.tokens = Arc::new(reviewlock::app::authenticate::TokenCache::new(Duration::from_secs(600)));
     });
     api.team("t", Value::Null).await;
     api.agent("t", "a", json!({ "roles": ["engineer"] })).await;

@@ -548,7 +548,7 @@ async fn a_rotated_admin_token_never_replays_its_predecessors_answers(pool: PgPo
 
     let rotated = "a-new-admin-token";
     let api = crate::common::Api::with_state(pool, |state| {
-        state.admin_token_hash = Some(Arc::new(reviewlock::auth::hash_secret(rotated)));
+        state.auth.admin_token_hash = Some(Arc::new(reviewlock::auth::hash_secret(rotated)));
     });
     let headers = [("idempotency-key", "rotate")];
     let reply = api.send_with(Method::PUT, &t.url("/agents/x"), Some(rotated), Some(body), &headers).await;

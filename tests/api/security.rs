@@ -533,7 +533,7 @@ async fn each_token_is_rate_limited_on_its_own(pool: PgPool) {
     let first = setup.token("alpha", "read").await;
     let second = setup.token("alpha", "coordinator").await;
     let limiter = RateLimiter::new(RateLimit::new(1.0, 2));
-    let api = Api::with_state(pool, |state| state.rate_limiter = limiter.clone());
+    let api = Api::with_state(pool, |state| state.auth.rate_limiter = limiter.clone());
     let url = "/v1/teams/alpha";
 
     // Unknown tokens are 401 however many they are, and get no bucket.

@@ -1,68 +1,21 @@
-//! The one Postgres `LISTEN` of a process, and a hub per team that long polls and event streams
-//! (`app::events`) wait on: a team's event costs one read of its log, however many wait on it.
-//!
-//! Every event is appended with `pg_notify('reviewlock_events', <team id>)` in its transaction,
-//! so the notification is delivered at commit, when the event is visible. [`Feed`] holds one
-//! listening connection and hands each notification to its team's [`Hub`], if the team has
-//! waiters; other teams' events cost a waiter nothing. A hub exists while its team has waiters:
-//! created by the first [`Feed::subscribe`], removed when its last [`Waiter`] drops. On a
-//! wake-up its task reads the events after the last seq it knows, once, keeps the latest
-//! [`RECENT`] of them, and publishes them to its waiters, who serve their pages from it; a waiter
-//! further behind than that reads for itself. A waiter subscribes *before* it reads the log and
-//! tells the hub the seq its read saw ([`Waiter::seen`]), so an event committed after that read
-//! still reaches it. When the listener (re)connects it wakes every hub, since notifications sent
-//! while it was not listening are lost; and each hub reads again at least every [`FALLBACK`]
-//! anyway, one query per team, so a feed makes progress even while the listener cannot connect.
+//! A team's hub and its waiters: the hub's task reads the team's log once per wake-up for every
+//! long poll and stream of the team, and each waiter serves its pages from what the hub read.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::future::pending;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Once, PoisonError};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use sqlx::postgres::PgListener;
 use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
+use super::{FALLBACK, RECENT, Shared, closing, lock};
 use crate::store::events::{self, EventRow};
-use crate::store::{Db, teams};
-
-/// The channel `events::append` notifies, with the team id as payload.
-pub const CHANNEL: &str = "reviewlock_events";
-
-/// A hub reads its team's log at least this often, even without a wake-up.
-pub const FALLBACK: Duration = Duration::from_secs(15);
-
-/// The recent events a hub keeps for its waiters, and the most it reads at once.
-pub const RECENT: usize = 256;
-
-/// The process's one listener and the hubs of the teams that have waiters. Cloning shares it.
-/// The listener starts with the first [`Feed::subscribe`] (or [`Feed::start`]) and stops when
-/// every clone is dropped or the feed closes.
-#[derive(Clone)]
-pub struct Feed(Arc<Inner>);
-
-struct Inner {
-    shared: Arc<Shared>,
-    closed: watch::Sender<bool>,
-    started: Once,
-}
-
-/// What the listener, the hubs' tasks and the waiters share.
-struct Shared {
-    db: Db,
-    hubs: Mutex<Hubs>,
-    /// See [`Feed::reads`].
-    reads: AtomicU64,
-    /// See [`Feed::wakeups`].
-    wakeups: AtomicU64,
-}
-
-/// The teams with waiters: each one's hub and how many wait on it.
-type Hubs = HashMap<Arc<str>, (Arc<Hub>, usize)>;
+use crate::store::teams;
 
 /// One team's waiters: woken by the listener, read for by its task.
-struct Hub {
+pub(super) struct Hub {
     team: Arc<str>,
     /// The listener's wake-ups for the task; one stored while it reads is not lost.
     wake: Notify,
@@ -72,163 +25,25 @@ struct Hub {
     recent: watch::Sender<Recent>,
 }
 
-impl Feed {
-    /// A feed on the pool's database. Nothing connects until [`Feed::start`].
-    pub fn new(db: Db) -> Self {
-        let shared =
-            Shared { db, hubs: Mutex::default(), reads: AtomicU64::new(0), wakeups: AtomicU64::new(0) };
-        Feed(Arc::new(Inner {
-            shared: Arc::new(shared),
-            closed: watch::channel(false).0,
-            started: Once::new(),
-        }))
-    }
-
-    /// Starts the listener, once; it holds one connection of the pool. Needs a Tokio runtime.
-    pub fn start(&self) {
-        self.0.started.call_once(|| {
-            tokio::spawn(listen(self.0.shared.clone(), self.0.closed.subscribe()));
-        });
-    }
-
-    /// Ends every stream and long poll (they answer what they have), for a graceful shutdown.
-    pub fn close(&self) {
-        self.0.closed.send_replace(true);
-    }
-
-    /// A waiter on the team's log, from now on. Subscribe before reading the log.
-    pub fn subscribe(&self, team: &str) -> Waiter {
-        self.start();
-        let shared = &self.0.shared;
-        let mut hubs = lock(&shared.hubs);
-        let hub = match hubs.get_mut(team) {
-            Some((hub, waiters)) => {
-                *waiters += 1;
-                hub.clone()
-            }
-            None => {
-                let team: Arc<str> = team.into();
-                let hub = Arc::new(Hub {
-                    team: team.clone(),
-                    wake: Notify::new(),
-                    retired: AtomicBool::new(false),
-                    recent: watch::channel(Recent::default()).0,
-                });
-                tokio::spawn(follow(shared.clone(), hub.clone(), self.0.closed.subscribe()));
-                hubs.insert(team, (hub.clone(), 1));
-                hub
-            }
-        };
-        drop(hubs);
-        let recent = hub.recent.subscribe();
-        Waiter { shared: shared.clone(), hub, recent, closed: self.0.closed.subscribe() }
-    }
-
-    /// How many times the log has been read for waiters, after the read each makes when it
-    /// starts: once per team per wake-up or [`FALLBACK`] (by the team's hub), plus once per
-    /// wake-up of a waiter further behind than the hub's recent events. What idle and busy
-    /// waiters cost the database.
-    pub fn reads(&self) -> u64 {
-        self.0.shared.reads.load(Ordering::Relaxed)
-    }
-
-    /// How many times a waiter was woken because its team's hub learned of new events.
-    pub fn wakeups(&self) -> u64 {
-        self.0.shared.wakeups.load(Ordering::Relaxed)
-    }
-
-    /// How many teams have waiters (and so a hub) now.
-    pub fn teams(&self) -> usize {
-        lock(&self.0.shared.hubs).len()
-    }
-
-    /// How many long polls and streams wait now, all teams together.
-    pub fn waiters(&self) -> usize {
-        lock(&self.0.shared.hubs).values().map(|(_, waiters)| waiters).sum()
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-impl Shared {
-    /// Wakes the team's hub, if the team has waiters.
-    fn wake(&self, team: &str) {
-        if let Some((hub, _)) = lock(&self.hubs).get(team) {
-            hub.wake.notify_one();
+impl Hub {
+    pub(super) fn new(team: Arc<str>) -> Hub {
+        Hub {
+            team,
+            wake: Notify::new(),
+            retired: AtomicBool::new(false),
+            recent: watch::channel(Recent::default()).0,
         }
     }
 
-    fn wake_all(&self) {
-        lock(&self.hubs).values().for_each(|(hub, _)| hub.wake.notify_one());
+    /// Wakes the hub's task to read the log.
+    pub(super) fn wake(&self) {
+        self.wake.notify_one();
     }
-
-    fn count_read(&self) {
-        self.reads.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// Listens on [`CHANNEL`] and wakes the notified teams' hubs, reconnecting with backoff.
-async fn listen(shared: Arc<Shared>, mut closed: watch::Receiver<bool>) {
-    let mut backoff = Duration::from_millis(250);
-    loop {
-        let error = tokio::select! {
-            e = listen_once(&shared, &mut backoff) => e,
-            () = closing(&mut closed) => return,
-        };
-        if shared.db.is_closed() {
-            return;
-        }
-        tracing::warn!(error = %error, retry_in = ?backoff, "the event listener lost its connection");
-        // Hubs fall back to reading every FALLBACK meanwhile.
-        tokio::select! {
-            () = tokio::time::sleep(backoff) => {}
-            () = closing(&mut closed) => return,
-        }
-        backoff = (backoff * 2).min(Duration::from_secs(10));
-    }
-}
-
-/// One connection's worth of listening: returns only with the error that ended it.
-async fn listen_once(shared: &Shared, backoff: &mut Duration) -> sqlx::Error {
-    let connected = shared.db.from_pool(async |pool| PgListener::connect_with(pool).await).await;
-    let mut listener = match connected {
-        Ok(listener) => listener,
-        Err(e) => return e,
-    };
-    // A lost connection ends this function, so that the next is taken through `Db` (counted).
-    listener.eager_reconnect(false);
-    if let Err(e) = listener.listen(CHANNEL).await {
-        return e;
-    }
-    tracing::debug!(channel = CHANNEL, "listening for events");
-    // Whatever committed while nobody listened was not announced.
-    shared.wake_all();
-    *backoff = Duration::from_millis(250);
-    loop {
-        match listener.try_recv().await {
-            Ok(Some(notification)) => shared.wake(notification.payload()),
-            Ok(None) => {
-                return sqlx::Error::Io(std::io::Error::new(
-                    std::io::ErrorKind::ConnectionAborted,
-                    "the listening connection was lost",
-                ));
-            }
-            Err(e) => return e,
-        }
-    }
-}
-
-/// Completes when the feed closes or is dropped.
-async fn closing(closed: &mut watch::Receiver<bool>) {
-    // The guard it returns is not `Send`: drop it at once.
-    let _ = closed.wait_for(|c| *c).await;
 }
 
 /// A hub's task: reads the team's log on each wake-up and every [`FALLBACK`], until the team's
 /// last waiter goes or the feed closes.
-async fn follow(shared: Arc<Shared>, hub: Arc<Hub>, mut closed: watch::Receiver<bool>) {
+pub(super) async fn follow(shared: Arc<Shared>, hub: Arc<Hub>, mut closed: watch::Receiver<bool>) {
     loop {
         tokio::select! {
             () = hub.wake.notified() => {}
@@ -354,6 +169,11 @@ pub struct Waiter {
 }
 
 impl Waiter {
+    pub(super) fn new(shared: Arc<Shared>, hub: Arc<Hub>, closed: watch::Receiver<bool>) -> Waiter {
+        let recent = hub.recent.subscribe();
+        Waiter { shared, hub, recent, closed }
+    }
+
     /// Tells the hub the team's last seq as the waiter's first read saw it, so the hub needs
     /// no read of its own to know where to continue.
     pub fn seen(&self, last: i64) {

@@ -1,0 +1,57 @@
+//! What every handler shares.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::PgPool;
+
+use crate::app::authenticate::{Authenticator, TokenCache};
+use crate::app::globs::Coverage;
+use crate::config::McpSettings;
+use crate::metrics::DatabaseGauges;
+use crate::rate_limit::RateLimiter;
+use crate::store::Db;
+use crate::store::listener::Feed;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: Db,
+    /// The admin token, the token cache and the limits on requests per token and on unknown
+    /// tokens per client; both limits disabled by [`AppState::new`].
+    pub auth: Authenticator,
+    pub request_timeout: Duration,
+    /// How long a request's body may take to arrive once its headers did (408 past it).
+    pub body_read_timeout: Duration,
+    /// Wakes long polls and event streams; its listener starts with the first of them (or at
+    /// `serve`) and holds one connection of the pool.
+    pub feed: Feed,
+    /// Artifacts' globs, compiled once each for the path checks.
+    pub coverage: Arc<Coverage>,
+    /// The database's gauges of `/metrics`, refreshed in the background by `serve`.
+    pub database_gauges: Arc<DatabaseGauges>,
+    /// What `/mcp` accepts besides a token (`REVIEWLOCK_MCP_ALLOWED_HOSTS`, `…_ORIGINS`).
+    pub mcp: Arc<McpSettings>,
+}
+
+impl AppState {
+    pub fn new(pool: PgPool) -> Self {
+        let pool = Db::new(pool);
+        let feed = Feed::new(pool.clone());
+        Self {
+            pool,
+            auth: Authenticator {
+                admin_token_hash: None,
+                tokens: Arc::new(TokenCache::new(Duration::from_secs(1))),
+                rate_limiter: RateLimiter::disabled(),
+                failed_logins: RateLimiter::disabled(),
+            },
+            request_timeout: Duration::from_secs(30),
+            body_read_timeout: Duration::from_secs(10),
+            feed,
+            coverage: Arc::default(),
+            database_gauges: Arc::default(),
+            mcp: Arc::default(),
+        }
+    }
+}
