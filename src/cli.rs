@@ -7,6 +7,7 @@ use std::time::Duration;
 use axum::http::{Request, StatusCode, Uri, header};
 use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::app;
@@ -16,7 +17,7 @@ use crate::config::{CheckArgs, DatabaseConfig, PoolConfig, TokenCreateArgs, Toke
 use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::error::Error;
-use crate::resources::CheckResult;
+use crate::resources::{CheckResult, RefCheckResult};
 use crate::store::{Db, tokens};
 
 type Failure = Box<dyn std::error::Error>;
@@ -155,12 +156,24 @@ pub async fn check(args: &CheckArgs) -> ExitCode {
     }
 }
 
-/// The one client of `POST /v1/teams/{team}/checks`, shared by `reviewlock check` and
-/// `reviewlock hook`: the whole question (connect, send, read the answer) within `timeout`.
+/// The one client of `POST /v1/teams/{team}/checks` and `…/ref-checks`, shared by `reviewlock
+/// check`, `reviewlock hook`, `reviewlock guard` and `reviewlock verify`: the whole question
+/// (connect, send, read the answer) within `timeout`.
 pub struct Checks<'a> {
     pub url: &'a str,
     pub token: &'a str,
     pub timeout: Duration,
+}
+
+/// Who a check is about (R16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writer<'a> {
+    /// An agent, by its id.
+    Agent(&'a str),
+    /// An agent by its id or one of its aliases (a commit author's e-mail address).
+    Alias(&'a str),
+    /// Nobody named: an `agent` token's own agent, else the most restricted writer.
+    Unnamed,
 }
 
 impl Checks<'_> {
@@ -172,7 +185,37 @@ impl Checks<'_> {
         agent: Option<&str>,
         paths: &[String],
     ) -> Result<CheckResult, String> {
-        match tokio::time::timeout(self.timeout, self.send(team, agent, paths)).await {
+        self.ask_as(team, agent.map_or(Writer::Unnamed, Writer::Agent), paths).await
+    }
+
+    /// As [`Checks::ask`], for a writer named any way.
+    pub async fn ask_as(
+        &self,
+        team: &str,
+        writer: Writer<'_>,
+        paths: &[String],
+    ) -> Result<CheckResult, String> {
+        let body = match writer {
+            Writer::Agent(agent) => json!({ "agent": agent, "paths": paths }),
+            Writer::Alias(alias) => json!({ "alias": alias, "paths": paths }),
+            Writer::Unnamed => json!({ "paths": paths }),
+        };
+        self.post(&format!("/v1/teams/{team}/checks"), body, "a check's").await
+    }
+
+    /// May the commit `sha`, which changes `paths`, land (`POST /v1/teams/{team}/ref-checks`)?
+    pub async fn ref_check(&self, team: &str, sha: &str, paths: &[String]) -> Result<RefCheckResult, String> {
+        self.post(
+            &format!("/v1/teams/{team}/ref-checks"),
+            json!({ "ref": sha, "paths": paths }),
+            "a ref check's",
+        )
+        .await
+    }
+
+    /// Posts `body` to `route` and reads the 200 answer, all within `timeout`.
+    async fn post<T: DeserializeOwned>(&self, route: &str, body: Value, what: &str) -> Result<T, String> {
+        match tokio::time::timeout(self.timeout, self.send(route, body, what)).await {
             Ok(answer) => answer,
             Err(_) => Err(format!(
                 "the server at {} did not answer within {} ms (--timeout)",
@@ -182,7 +225,7 @@ impl Checks<'_> {
         }
     }
 
-    async fn send(&self, team: &str, agent: Option<&str>, paths: &[String]) -> Result<CheckResult, String> {
+    async fn send<T: DeserializeOwned>(&self, route: &str, body: Value, what: &str) -> Result<T, String> {
         let base: Uri = self.url.parse().map_err(|e| format!("--url '{}': {e}", self.url))?;
         if base.scheme_str() != Some("http") {
             return Err(
@@ -190,8 +233,8 @@ impl Checks<'_> {
             );
         }
         let authority = base.authority().ok_or("--url needs a host")?.clone();
-        let uri = format!("{}/v1/teams/{team}/checks", self.url.trim_end_matches('/'));
-        let body = json!({ "agent": agent, "paths": paths }).to_string();
+        let uri = format!("{}{route}", self.url.trim_end_matches('/'));
+        let body = body.to_string();
         let request = Request::post(uri)
             .header(header::HOST, authority.as_str())
             .header(header::AUTHORIZATION, format!("Bearer {}", self.token))
@@ -229,6 +272,6 @@ impl Checks<'_> {
             return Err(format!("{} answered {status} {code}: {detail}{fields}", self.url));
         }
         serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{} answered 200 with a body that is not a check's: {e}", self.url))
+            .map_err(|e| format!("{} answered 200 with a body that is not {what}: {e}", self.url))
     }
 }

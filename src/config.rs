@@ -88,6 +88,99 @@ pub enum Command {
     /// the files the call would write, answer in the runtime's format. Fails closed: when
     /// reviewlock cannot be asked, the call is blocked (unless `--fail-open`).
     Hook(HookArgs),
+    /// Git's own hooks, for writes made any way (a shell included): `install` them, then git
+    /// runs `pre-commit` and `pre-push`, which refuse a commit or a push that writes files its
+    /// agents may not write. Fail closed: when reviewlock cannot be asked, refused (unless
+    /// `--fail-open`).
+    #[command(subcommand)]
+    Guard(GuardCommand),
+    /// For CI before a merge: may this commit land (R17)? Exit 0 if every artifact covering a
+    /// file it changes approved a version with its SHA as `ref` (and, with `--range`, no commit
+    /// of the range credits an agent refused the files it changes), 1 if not, 2 if it could not
+    /// ask.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GuardCommand {
+    /// Write `pre-commit` and `pre-push` into the repository's hooks directory (`core.hooksPath`
+    /// respected). A hook already there is kept as `<hook>.local` and runs first. Run again to
+    /// update; nothing is installed twice.
+    Install,
+    /// Git's pre-commit hook: check the staged files (both sides of a rename, deletions too) for
+    /// the committing agent: `REVIEWLOCK_AGENT`, else the author's e-mail as an alias, else the
+    /// most restricted writer.
+    PreCommit(GuardArgs),
+    /// Git's pre-push hook: check each commit the remote has not got, for the agents its
+    /// `Reviewlock-Agent:` trailers credit (else its author's e-mail, as an alias), against the
+    /// files it changes. Reads git's lines on stdin.
+    PrePush(PrePushArgs),
+}
+
+/// Where the server is and which team's lockouts apply: as the hook's.
+#[derive(Debug, Clone, Args)]
+pub struct ServerArgs {
+    /// The team whose artifacts the files may belong to.
+    #[arg(long, env = "REVIEWLOCK_TEAM")]
+    pub team: Option<String>,
+    /// The server's base URL.
+    #[arg(long, env = "REVIEWLOCK_URL", default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// A `read` token of the team (an `agent` token may ask only about its own agent).
+    #[arg(long, env = "REVIEWLOCK_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// Longest wait for each of reviewlock's answers.
+    #[arg(long, env = "REVIEWLOCK_TIMEOUT", default_value = "5s", value_parser = parse_duration)]
+    pub timeout: Duration,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GuardArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The committing agent, by id; without it, the author's e-mail names it (an alias).
+    #[arg(long, env = "REVIEWLOCK_AGENT")]
+    pub agent: Option<String>,
+    /// Let the commit or push through when reviewlock cannot be asked (unreachable, too slow,
+    /// 5xx, a bad token), saying so on stderr. Without it, refused.
+    #[arg(long, env = "REVIEWLOCK_FAIL_OPEN")]
+    pub fail_open: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PrePushArgs {
+    /// The remote's name, as git passes it to pre-push.
+    pub remote: Option<String>,
+    /// The remote's URL, as git passes it to pre-push (unused).
+    pub remote_url: Option<String>,
+    #[command(flatten)]
+    pub guard: GuardArgs,
+}
+
+/// How `verify` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum VerifyFormat {
+    /// Sentences, for a person.
+    Text,
+    /// Sentences, and a GitHub Actions `::error file=…::` annotation per refused file.
+    Github,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// The commit that would land: a SHA or any revision git resolves (`HEAD`). For a pull
+    /// request, its head commit, not the merge commit CI builds.
+    #[arg(long = "ref")]
+    pub git_ref: String,
+    /// `<base>..<head>`: check the files `git diff <base>...<head>` changes (what the pull
+    /// request shows), and each commit of `<base>..<head>` for the agents it credits. Without
+    /// it, the files the commit changes against its first parent.
+    #[arg(long)]
+    pub range: Option<String>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: VerifyFormat,
+    #[command(flatten)]
+    pub server: ServerArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod domain;
 pub mod error;
+pub mod guard;
 pub mod hook;
 pub mod http;
 pub mod mcp;

@@ -17,6 +17,8 @@ async fn main() -> ExitCode {
             reviewlock::mcp::stdio::run(&args).await
         }
         Some(Command::Hook(args)) => return reviewlock::hook::run(&args).await,
+        Some(Command::Guard(command)) => return reviewlock::guard::run(&command).await,
+        Some(Command::Verify(args)) => return reviewlock::guard::verify(&args).await,
         Some(Command::Migrate(database)) => {
             reviewlock::telemetry::init();
             reviewlock::cli::migrate(&database).await

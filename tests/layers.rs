@@ -9,6 +9,8 @@ use std::path::Path;
 /// The crate's top-level modules, highest layer first; a module may import those below its
 /// own layer only. `lib.rs` declares and re-exports them and imports none.
 const LAYERS: &[&[&str]] = &[
+    // Git's hooks and CI's check, which speak as the runtime hooks do.
+    &["guard"],
     // The process: serving, and the hook runtimes' entry point.
     &["server", "hook"],
     // The command line's subcommands (a hook asks the server through its client).

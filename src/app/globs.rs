@@ -23,6 +23,8 @@ pub const MAX_GLOB: usize = 200;
 pub const MAX_GLOBS_TOTAL: usize = 4096;
 /// The most file paths one check asks about.
 pub const MAX_CHECK_PATHS: usize = 256;
+/// The most file paths a ref check asks about: a commit's, so more than a write's.
+pub const MAX_REF_CHECK_PATHS: usize = 1000;
 /// The longest file path in a check, in bytes: so a check of the most paths, each the longest,
 /// fits the 256 KiB a request body may hold.
 pub const MAX_PATH: usize = 1000;
@@ -65,9 +67,14 @@ pub fn patterns(field: &str, values: &[String]) -> Result<Vec<String>> {
 /// A check's file paths: at most [`MAX_CHECK_PATHS`], each normalised (R15); else 422
 /// `invalid_field` naming each one at fault.
 pub fn files(field: &str, values: &[String]) -> Result<Vec<String>> {
+    files_up_to(field, values, MAX_CHECK_PATHS)
+}
+
+/// As [`files`], at most `max` of them.
+pub fn files_up_to(field: &str, values: &[String], max: usize) -> Result<Vec<String>> {
     let mut fields = Fields::new();
-    if values.len() > MAX_CHECK_PATHS {
-        fields.add(field, format!("must have at most {MAX_CHECK_PATHS} items"));
+    if values.len() > max {
+        fields.add(field, format!("must have at most {max} items"));
         return fields.finish().map(|()| Vec::new());
     }
     let normalised = spellings(&mut fields, field, values, MAX_PATH, PathKind::File);

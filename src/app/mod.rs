@@ -15,6 +15,7 @@ pub mod events;
 pub mod globs;
 pub mod lift;
 pub mod reads;
+pub mod ref_check;
 pub mod resolution;
 pub mod review;
 pub mod submit_version;

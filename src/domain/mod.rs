@@ -7,6 +7,7 @@
 mod codes;
 mod ids;
 mod paths;
+mod refs;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -19,6 +20,7 @@ use serde::{Deserialize, Serialize};
 pub use codes::Code;
 pub use ids::*;
 pub use paths::*;
+pub use refs::*;
 pub use rules::*;
 pub use words::*;
 

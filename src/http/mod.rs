@@ -17,6 +17,7 @@ pub mod lockouts;
 mod middleware;
 pub mod paging;
 pub mod preconditions;
+pub mod ref_checks;
 mod socket;
 pub mod spec;
 pub mod state;
@@ -52,6 +53,7 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(lockouts::routes())
         .merge(escalations::routes())
         .merge(checks::routes())
+        .merge(ref_checks::routes())
         .merge(events::routes());
     // After the merges: a modifier on `ApiDoc` would run before any path exists.
     spec::Contract.modify(router.get_openapi_mut());

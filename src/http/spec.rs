@@ -44,7 +44,7 @@ use crate::http::error::Problem;
         (name = "assignment", description = "After a rejection, the one agent allowed to write the revision, verified before it is spawned (R5)."),
         (name = "escalations", description = "Deadlocked artifacts waiting for the user, and the user's resolution (R9)."),
         (name = "lockouts", description = "Who may not write what until a revision is approved, and the user's early lift (R3, R8, R10)."),
-        (name = "checks", description = "May this agent write this artifact or these files? For hooks before an agent is spawned or a file is written."),
+        (name = "checks", description = "May this agent write this artifact or these files? For hooks before an agent is spawned or a file is written. May this commit land? For CI before a merge (R17)."),
         (name = "events", description = "Every change as an event (R12): pages, long polls and Server-Sent Events."),
         (name = "operations", description = "Liveness, readiness and metrics, without authentication."),
     ),
@@ -56,6 +56,7 @@ pub struct ApiDoc;
 /// its kind may answer (see [`Contract`]).
 const REFUSALS: &[(&str, &[Code])] = &[
     ("put_team", &[]),
+    ("ref_check", &[]),
     ("put_agent", &[Code::AliasTaken]),
     ("create_artifact", &[Code::ArtifactExists, Code::InvalidAgent]),
     (

@@ -7,6 +7,7 @@ pub mod events;
 pub mod idempotency;
 pub mod listener;
 pub mod operations;
+pub mod ref_checks;
 pub mod teams;
 pub mod tokens;
 mod words;

@@ -16,6 +16,7 @@ mod limits;
 mod metrics;
 mod operations;
 mod paths;
+mod ref_checks;
 mod replies;
 mod rules;
 mod security;

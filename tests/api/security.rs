@@ -111,6 +111,12 @@ fn route_table() -> Vec<(&'static str, &'static str, Need, Value)> {
             Check("ann"),
             json!({ "agent": "ann", "paths": ["src/auth/a.rs"] }),
         ),
+        (
+            "POST",
+            "/v1/teams/{team}/ref-checks",
+            Read,
+            json!({ "ref": "0123456789abcdef", "paths": ["src/auth/a.rs"] }),
+        ),
         ("GET", "/v1/teams/{team}/escalations", Read, none.clone()),
         ("GET", "/v1/teams/{team}/events", Read, none.clone()),
         ("GET", "/v1/teams/{team}/events/stream", Read, none.clone()),

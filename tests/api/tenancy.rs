@@ -191,6 +191,8 @@ async fn walk(api: &Api) {
     api.post(&format!("{one}/versions"), &coord, revise).await.expect(201, None);
     let approve = json!({ "reviewer": "rev", "verdict": "approve" });
     api.post(&format!("{one}/versions/2/reviews"), &coord, approve).await.expect(201, None);
+    let ref_check = json!({ "ref": "0123456789abcdef", "paths": ["src/one/lib.rs"] });
+    api.post(&format!("{t}/ref-checks"), &coord, ref_check).await.expect(200, None);
     api.get(&format!("{one}/versions"), &coord).await.expect(200, None);
     api.get(&format!("{one}/versions/1"), &coord).await.expect(200, None);
 

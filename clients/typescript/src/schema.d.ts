@@ -450,6 +450,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/teams/{team}/ref-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * May this commit, which changes these files, land?
+         * @description For CI, as a required check before a merge (R17): `allowed` is true when every artifact
+         *     whose `paths` globs cover a changed file has an approved version whose `ref` is the commit's
+         *     SHA (one a prefix of the other, both at least 7 hexadecimal digits; the newest such version
+         *     when several are), and when no artifact covers any. Each covering artifact is listed with the
+         *     files it covers, the version found and why it is or is not approved. A read: nothing changes.
+         */
+        post: operations["ref_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{team}/tokens": {
         parameters: {
             query?: never;
@@ -1303,6 +1327,57 @@ export interface components {
          * @enum {string}
          */
         Profile: "standard" | "waza";
+        /** @description What one artifact covering the commit's files says about it. */
+        RefCheckArtifact: {
+            /** @description True when that version got the team's `required_approvals` approvals and no rejection. */
+            approved: boolean;
+            /** @example auth */
+            artifact: string;
+            /** @example version 2 of 'auth' was approved (1 of 1 approvals) */
+            detail: string;
+            /**
+             * @description The changed files it covers, as normalised.
+             * @example [
+             *       "src/auth/login.rs"
+             *     ]
+             */
+            paths: string[];
+            /**
+             * Format: int32
+             * @description The number of its version whose `ref` is the commit (the newest when several are), or
+             *     null when none is.
+             * @example 2
+             */
+            version: number | null;
+        };
+        /** @description May the commit `ref`, which changes these files, land? */
+        RefCheckInput: {
+            /**
+             * @description The files the commit changes, repository-relative with `/` separators, normalised as a
+             *     check's are (R15). At most 1000 of at most 1000 bytes each, within the 256 KiB a body
+             *     may hold.
+             * @example [
+             *       "src/auth/login.rs",
+             *       "README.md"
+             *     ]
+             */
+            paths: string[];
+            /**
+             * @description The commit's SHA: 7 to 40 hexadecimal digits, any case. A version's `ref` names it when
+             *     one is a prefix of the other, both at least 7 hexadecimal digits.
+             * @example 9fceb02d0ae598e95dc970b74767f19372d61af8
+             */
+            ref: string;
+        };
+        RefCheckResult: {
+            /**
+             * @description True when every artifact covering a changed file has an approved version whose `ref` is
+             *     the commit; true when no artifact covers any.
+             */
+            allowed: boolean;
+            /** @description Each artifact (not abandoned) covering a changed file, in key order. */
+            artifacts: components["schemas"]["RefCheckArtifact"][];
+        };
         /** @description A rejection of a version, as an escalation lists it. */
         Rejection: {
             /** @example Still wrong. */
@@ -5999,6 +6074,207 @@ export interface operations {
              * @description A refusal, as `application/problem+json`; `code` is one of:
              *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    ref_check: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefCheckInput"];
+            };
+        };
+        responses: {
+            /** @description `allowed`, and each covering artifact's verdict */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefCheckResult"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unsupported_media_type`: the body is not sent as `application/json`
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
              */
             422: {
                 headers: {

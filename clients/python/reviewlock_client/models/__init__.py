@@ -55,6 +55,9 @@ from .policy import Policy
 from .policy_input import PolicyInput
 from .problem import Problem
 from .profile import Profile
+from .ref_check_artifact import RefCheckArtifact
+from .ref_check_input import RefCheckInput
+from .ref_check_result import RefCheckResult
 from .rejection import Rejection
 from .remedy import Remedy
 from .remedy_action import RemedyAction
@@ -155,6 +158,9 @@ __all__ = (
     "PolicyInput",
     "Problem",
     "Profile",
+    "RefCheckArtifact",
+    "RefCheckInput",
+    "RefCheckResult",
     "Rejection",
     "Remedy",
     "RemedyAction",
