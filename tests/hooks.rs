@@ -149,8 +149,6 @@ async fn every_runtime_s_write_tools_are_checked_and_the_rest_pass(pool: PgPool)
         ("codex", "apply-patch", "src/auth/login.rs"),
         ("codex", "apply-patch-add", "src/auth/token.rs"),
         ("codex", "apply-patch-delete", "src/auth/old.rs"),
-        // A Codex subagent's call (agent_id, agent_type) is asked for the hook's agent as any other.
-        ("codex", "subagent-apply-patch", "src/auth/session.rs"),
         ("gemini", "write-file", "src/auth/login.rs"),
         ("gemini", "replace", "src/auth/session.rs"),
     ];
@@ -219,12 +217,16 @@ async fn every_runtime_s_write_tools_are_checked_and_the_rest_pass(pool: PgPool)
     let Seen::Blocked(reason) = run("claude-code", "write", &borrowed, &[]) else { panic!() };
     assert!(reason.starts_with("reviewlock could not be asked") && reason.contains("403"), "{reason}");
 
-    // Without REVIEWLOCK_AGENT, an agent token asks for its own agent: the server names it.
+    // Without REVIEWLOCK_AGENT, an agent token asks for its own agent: the server names it, and
+    // the reason names it too.
     fn unnamed(env: &[(&'static str, String)]) -> Vec<(&'static str, String)> {
         env.iter().filter(|(k, _)| *k != "REVIEWLOCK_AGENT").cloned().collect()
     }
     let Seen::Blocked(reason) = run("claude-code", "write", &unnamed(&env_a), &[]) else { panic!() };
-    assert!(reason.contains("this agent") && reason.contains("'auth'"), "{reason}");
+    assert!(
+        reason.starts_with("reviewlock denies agent 'a' this write") && reason.contains("'auth'"),
+        "{reason}"
+    );
     assert_eq!(run("claude-code", "write", &unnamed(&env_b), &[]), Seen::Allowed);
 
     // A bad token is no answer: blocked.
@@ -232,6 +234,65 @@ async fn every_runtime_s_write_tools_are_checked_and_the_rest_pass(pool: PgPool)
     bad[3].1 = "rl_nope".into();
     let Seen::Blocked(reason) = run("cursor", "pre-tool-use-write", &bad, &[]) else { panic!() };
     assert!(reason.contains("unauthenticated"), "{reason}");
+}
+
+/// One Claude Code or Codex session that spawns its team as subagents: one environment, one
+/// token, and each call checked as the agent its `agent_type` names (R16).
+#[sqlx::test]
+async fn each_subagent_of_one_session_is_checked_as_its_own_agent(pool: PgPool) {
+    let api = Api::new(pool.clone());
+    locked_out_team(&api).await;
+    api.agent("acme", "a", json!({ "aliases": ["runtime-engineer"] })).await;
+    api.agent("acme", "b", json!({ "aliases": ["revision-engineer", "worker"] })).await;
+    let session = json!({ "name": "session", "scope": "read" });
+    let token = api.post("/v1/teams/acme/tokens", ADMIN, session).await.expect(201, None)["token"].clone();
+    let server = serve(&database_url(&pool), ADMIN).await;
+    let repo = git_repo();
+    // The session's own agent is `b`: a subagent is never checked as it.
+    let env = [
+        ("REVIEWLOCK_URL", server.url.as_str()),
+        ("REVIEWLOCK_TEAM", "acme"),
+        ("REVIEWLOCK_TOKEN", token.as_str().unwrap()),
+        ("REVIEWLOCK_AGENT", "b"),
+    ];
+    let run = |runtime: &str, name: &str, replace: &[(&str, &str)]| {
+        let mut payload = fixture(&format!("{runtime}/{name}.json"), repo.path());
+        for (from, to) in replace {
+            payload = payload.replace(from, to);
+        }
+        seen(runtime, &hook(&[runtime], &env, &payload))
+    };
+    let subagent = |name: &'static str| ("\"agent_type\":\"runtime-engineer\"", name);
+
+    // Two subagents of one session: the locked one denied, the other allowed.
+    let Seen::Blocked(reason) = run("claude-code", "subagent-write", &[]) else {
+        panic!("runtime-engineer is a")
+    };
+    assert!(reason.starts_with("reviewlock denies agent 'a' this write: 'src/auth/login.rs'"), "{reason}");
+    let reviser = subagent("\"agent_type\":\"revision-engineer\"");
+    assert_eq!(run("claude-code", "subagent-write", &[reviser]), Seen::Allowed);
+    // A subagent whose name is no roster agent's: denied where a lockout covers, never the
+    // session's `b`; allowed where none does.
+    let explore = subagent("\"agent_type\":\"Explore\"");
+    let Seen::Blocked(reason) = run("claude-code", "subagent-write", &[explore]) else { panic!("Explore") };
+    assert!(reason.contains("reviewlock cannot tell which agent is writing 'src/auth/login.rs'"), "{reason}");
+    assert!(reason.contains("(unknown_writer: ") && reason.contains("locked for a"), "{reason}");
+    let readme = ("src/auth/login.rs", "README.md");
+    assert_eq!(run("claude-code", "subagent-write", &[explore, readme]), Seen::Allowed);
+    // Under `--agent`, agent_type alone: the agent it names, else the session's agent.
+    let main = ("\"agent_id\":\"a1b2c3d4e5f6a7b8c\",", "");
+    assert!(
+        matches!(run("claude-code", "subagent-write", &[main]), Seen::Blocked(_)),
+        "--agent runtime-engineer"
+    );
+    assert_eq!(run("claude-code", "subagent-write", &[main, explore]), Seen::Allowed, "falls back to b");
+    // Codex sends the same two fields for its subagents: `worker` names b, who may write.
+    assert_eq!(run("codex", "subagent-apply-patch", &[]), Seen::Allowed);
+    let unnamed = ("\"agent_type\":\"worker\"", "\"agent_type\":\"explorer\"");
+    let Seen::Blocked(reason) = run("codex", "subagent-apply-patch", &[unnamed]) else {
+        panic!("codex explorer")
+    };
+    assert!(reason.contains("(unknown_writer: "), "{reason}");
 }
 
 async fn agent_token(api: &Api, agent: &str) -> String {

@@ -18,8 +18,9 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::Checks;
+use crate::cli::{Checks, Writer};
 use crate::config::{HookArgs, Runtime, ShellPolicy};
+use crate::http::codes;
 use crate::resources::Denial;
 
 /// What a tool call would do, as far as the lockout is concerned.
@@ -40,7 +41,8 @@ pub struct Payload {
     /// The directory relative paths are relative to, when the payload names one.
     pub cwd: Option<PathBuf>,
     /// The caller's agent type, when the runtime names one: a subagent's (Claude Code, Codex),
-    /// or the session's own under Claude Code's `--agent`. Carried, not yet asked about.
+    /// or the session's own under Claude Code's `--agent`. The call is checked as the agent
+    /// whose id or alias it is (R16).
     pub agent_type: Option<String>,
     /// The subagent instance making the call, when the runtime names one.
     pub agent_id: Option<String>,
@@ -179,9 +181,6 @@ async fn decide(args: &HookArgs, payload: &[u8]) -> Decision {
             root.display()
         ));
     }
-    // Without REVIEWLOCK_AGENT the server asks for the agent the token is bound to (an `agent`
-    // token); any other token without an agent is refused, and the write blocked.
-    let agent = args.agent.as_deref();
     let (Some(team), Some(token)) = (&args.team, &args.token) else {
         let missing: Vec<&str> = [
             (args.team.is_none(), "REVIEWLOCK_TEAM (--team)"),
@@ -193,21 +192,50 @@ async fn decide(args: &HookArgs, payload: &[u8]) -> Decision {
         return Decision::Unasked(format!("the hook is not configured: set {}", missing.join(", ")));
     };
     let checks = Checks { url: &args.url, token, timeout: args.timeout };
-    let mut denials = Vec::new();
-    // The server takes at most 256 paths a question.
-    for chunk in relative.chunks(256) {
-        match checks.ask(team, agent, chunk).await {
-            Ok(answer) => denials.extend(answer.denials),
-            Err(why) => return Decision::Unasked(why),
-        }
+    // R16: who is writing. The session's agent: REVIEWLOCK_AGENT, else the agent the token is
+    // bound to (the server's answer to no name), else a writer the server cannot name.
+    let session = args.agent.as_deref().map_or(Writer::Unnamed, Writer::Agent);
+    let mut answer = match payload.agent_type.as_deref() {
+        // The agent the runtime names: a subagent's name that names no roster agent is asked as
+        // nobody, never as the session's agent.
+        Some(name) => ask(&checks, team, Writer::Alias(name), &relative).await,
+        None => ask(&checks, team, session, &relative).await,
+    };
+    // Under Claude Code's `--agent`, the session's own name (no subagent): when it names no
+    // roster agent, the session's agent writes.
+    if let (Ok((None, _)), Some(_), None) = (&answer, &payload.agent_type, &payload.agent_id) {
+        answer = ask(&checks, team, session, &relative).await;
     }
-    if denials.is_empty() { Decision::Allow } else { Decision::Deny(denied(agent, &denials)) }
+    match answer {
+        Err(why) => Decision::Unasked(why),
+        Ok((_, denials)) if denials.is_empty() => Decision::Allow,
+        Ok((agent, denials)) => Decision::Deny(denied(agent.as_deref(), &denials)),
+    }
+}
+
+/// The agent the server answered for (none when it could not name the writer) and every denial
+/// of these paths, asked at most 256 at a time, as the server takes them.
+async fn ask(
+    checks: &Checks<'_>,
+    team: &str,
+    writer: Writer<'_>,
+    paths: &[String],
+) -> Result<(Option<String>, Vec<Denial>), String> {
+    let (mut agent, mut denials) = (None, Vec::new());
+    for chunk in paths.chunks(256) {
+        let answer = checks.ask_as(team, writer, chunk).await?;
+        agent = answer.agent;
+        denials.extend(answer.denials);
+    }
+    Ok((agent, denials))
 }
 
 /// The reason the model reads: what is refused, why, and what to do instead.
 pub fn denied(agent: Option<&str>, denials: &[Denial]) -> String {
     let agent = agent.map_or("this agent".to_owned(), |a| format!("agent '{a}'"));
-    let what: Vec<String> = denials.iter().map(|d| format!("{} ({})", d.detail, d.code)).collect();
+    // Each with its code and what the code means (`http::codes`, the table every surface reads).
+    let what: Vec<String> =
+        denials.iter().map(|d| format!("{} ({}: {})", d.detail, d.code, codes::meaning(d.code))).collect();
     let mut artifacts: Vec<&str> = denials.iter().filter_map(|d| d.artifact.as_deref()).collect();
     artifacts.dedup();
     let next = if artifacts.is_empty() {
@@ -254,7 +282,11 @@ mod tests {
             reason.starts_with("reviewlock denies agent 'a' this write: 'src/auth/a.rs' belongs"),
             "{reason}"
         );
-        assert!(reason.contains("(agent_locked_out)"), "{reason}");
+        // The code, and what it means from the one table of codes.
+        assert!(
+            reason.contains("(agent_locked_out: the agent is locked out of this artifact (R5, R6))"),
+            "{reason}"
+        );
         assert!(
             reason.ends_with("ask the coordinator to reassign artifact 'auth' to another agent."),
             "{reason}"
