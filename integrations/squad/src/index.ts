@@ -46,7 +46,11 @@ export interface ReviewlockHookOptions {
    * only about that agent), or a `read` token of the team. A function picks one per agent.
    */
   token: string | ((agentName: string) => string);
-  /** The reviewlock agent id of a Squad agent name; by default the name itself. */
+  /**
+   * The reviewlock agent id of a Squad agent name. By default the name is sent as an alias
+   * (R16): the roster agent whose id or one of whose `aliases` it is; a name that names no
+   * agent is the most restricted writer, refused wherever a lockout covers the file.
+   */
   agentId?: (agentName: string) => string;
   /** The repository's root, which paths are made relative to; default `process.cwd()`. */
   root?: string;
@@ -86,11 +90,12 @@ export function createReviewlockHook(options: ReviewlockHookOptions): PreToolUse
       };
     }
     const agent = options.agentId ? options.agentId(ctx.agentName) : ctx.agentName;
+    const writer = options.agentId ? { agent } : { alias: agent };
     const token = typeof options.token === 'function' ? options.token(ctx.agentName) : options.token;
     let denials: Denial[];
     try {
       const answer = (await call(options.url, token, timeoutMs, 'POST', `/v1/teams/${enc(options.team)}/checks`, {
-        agent,
+        ...writer,
         paths: [relative],
       })) as { allowed: boolean; denials: Denial[] };
       denials = answer.denials;
