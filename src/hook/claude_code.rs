@@ -12,14 +12,15 @@ use serde_json::{Value, json};
 
 use super::{Answer, Call, Payload, Response};
 
+/// A `PreToolUse` payload's fields the hook reads; Codex sends the same ones.
 #[derive(Deserialize)]
-struct Input {
-    tool_name: String,
+pub(super) struct Input {
+    pub(super) tool_name: String,
     #[serde(default)]
-    tool_input: Value,
-    cwd: Option<std::path::PathBuf>,
-    agent_type: Option<String>,
-    agent_id: Option<String>,
+    pub(super) tool_input: Value,
+    pub(super) cwd: Option<std::path::PathBuf>,
+    pub(super) agent_type: Option<String>,
+    pub(super) agent_id: Option<String>,
 }
 
 pub fn parse(payload: &[u8]) -> Result<Payload, String> {

@@ -16,23 +16,12 @@
 //! `PreToolUseCommandOutputWire`), `codex-rs/hooks/src/events/pre_tool_use.rs`,
 //! `codex-rs/hooks/src/engine/output_parser.rs`; https://developers.openai.com/codex/hooks.)
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::{Answer, Call, Payload, Response, claude_code, patch};
 
-#[derive(Deserialize)]
-struct Input {
-    tool_name: String,
-    #[serde(default)]
-    tool_input: Value,
-    cwd: Option<std::path::PathBuf>,
-    agent_type: Option<String>,
-    agent_id: Option<String>,
-}
-
 pub fn parse(payload: &[u8]) -> Result<Payload, String> {
-    let input: Input = serde_json::from_slice(payload).map_err(|e| e.to_string())?;
+    let input: claude_code::Input = serde_json::from_slice(payload).map_err(|e| e.to_string())?;
     let tool = input.tool_name.as_str();
     // The patch is in `command` (openai/codex#16732's fix); `input` is the tool's own argument
     // name, read too so a payload that passes it through is still checked rather than refused.
