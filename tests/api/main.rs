@@ -14,6 +14,7 @@ mod feed;
 mod idempotency;
 mod limits;
 mod metrics;
+mod observability;
 mod operations;
 mod paths;
 mod ref_checks;

@@ -24,7 +24,7 @@ const RESOLUTION: &str = "/v1/teams/{team}/artifacts/{key}/resolution";
 
 /// A metrics page: each series (name and labels) with its value.
 #[derive(Debug, Default)]
-struct Page(Vec<(String, HashMap<String, String>, f64)>);
+pub(crate) struct Page(Vec<(String, HashMap<String, String>, f64)>);
 
 impl Page {
     fn parse(text: &str) -> Page {
@@ -52,7 +52,7 @@ impl Page {
             .sum()
     }
 
-    fn has(&self, name: &str, labels: &[(&str, &str)]) -> bool {
+    pub(crate) fn has(&self, name: &str, labels: &[(&str, &str)]) -> bool {
         self.0.iter().any(|(n, l, _)| {
             n == name && labels.iter().all(|(k, v)| l.get(*k).map(String::as_str) == Some(*v))
         })
@@ -83,7 +83,7 @@ fn labels(text: &str) -> HashMap<String, String> {
     labels
 }
 
-async fn scrape(api: &Api) -> (Reply, Page) {
+pub(crate) async fn scrape(api: &Api) -> (Reply, Page) {
     let reply = api.send(Method::GET, "/metrics", None, None).await;
     reply.expect(200, None);
     let page = Page::parse(reply.body.as_str().expect("a text page"));
@@ -206,7 +206,7 @@ async fn the_page_is_served_while_the_database_is_down(pool: PgPool) {
 }
 
 /// What `serve`'s background task does every few seconds.
-async fn refresh(api: &Api) {
+pub(crate) async fn refresh(api: &Api) {
     api.state.database_gauges.refresh(&api.state.pool).await;
 }
 
