@@ -41,6 +41,21 @@ fn alert_rules() -> Vec<serde_norway::Value> {
 /// label names (in `{…}`, `by (…)`, `on (…)`…), strings, ranges, numbers or Grafana variables.
 fn metric_names(expr: &str) -> BTreeSet<String> {
     const KEYWORDS: [&str; 8] = ["and", "or", "unless", "bool", "offset", "inf", "nan", "atan2"];
+    // Aggregations may be followed by `by (…)` rather than by their parenthesis.
+    const AGGREGATIONS: [&str; 12] = [
+        "sum",
+        "min",
+        "max",
+        "avg",
+        "group",
+        "stddev",
+        "stdvar",
+        "count",
+        "count_values",
+        "bottomk",
+        "topk",
+        "quantile",
+    ];
     const LABEL_LISTS: [&str; 6] = ["by", "without", "on", "ignoring", "group_left", "group_right"];
     let chars: Vec<char> = expr.chars().collect();
     let mut names = BTreeSet::new();
@@ -89,7 +104,8 @@ fn metric_names(expr: &str) -> BTreeSet<String> {
                 if called {
                     i = skip_to(next, ')');
                 }
-            } else if !called && !KEYWORDS.contains(&word.as_str()) {
+            } else if !called && !KEYWORDS.contains(&word.as_str()) && !AGGREGATIONS.contains(&word.as_str())
+            {
                 names.insert(word);
             }
         } else {
