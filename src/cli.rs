@@ -79,7 +79,7 @@ pub async fn token_create(args: &TokenCreateArgs) -> Result<String, Failure> {
     })
     .await?;
     match created {
-        Outcome::Done(_, created) => Ok(created.token),
+        Outcome::Done(_, created, _) => Ok(created.token),
         Outcome::Replayed { .. } => Err("a token was replayed where none was asked for".into()),
     }
 }

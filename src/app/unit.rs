@@ -1,6 +1,6 @@
 //! The unit of work every write is: one transaction that claims the request's
 //! `Idempotency-Key`, runs the use case (lock, load, decide, write), stores its reply under the
-//! key, appends the change's event and commits. A refused write is rolled back before it is
+//! key with the seq of the event it appends, and commits. A refused write is rolled back before it is
 //! answered; what it did for the metrics is recorded only once it commits.
 
 use serde::Serialize;
@@ -59,13 +59,15 @@ impl Change {
     }
 }
 
-/// What a write answers.
+/// What a write answers, with the seq of the event it committed to its team's log (R18): a read
+/// or event poll at or past it sees the write. No seq for a server-wide write, which no team's
+/// log records.
 #[derive(Debug)]
 pub enum Outcome<T> {
     /// It ran now.
-    Done(Change, T),
-    /// A request with the same `Idempotency-Key` ran before: its reply as first sent.
-    Replayed { change: Change, body: Vec<u8> },
+    Done(Change, T, Option<i64>),
+    /// A request with the same `Idempotency-Key` ran before: its reply and seq as first sent.
+    Replayed { change: Change, body: Vec<u8>, seq: Option<i64> },
 }
 
 /// A write's result, before it commits.
@@ -134,9 +136,9 @@ pub async fn run<'e, T: Serialize>(
     };
     let done = match claimed {
         Ok(None) => work(&mut write).await,
-        Ok(Some((change, body))) => {
+        Ok(Some((change, body, seq))) => {
             write.tx.rollback().await?;
-            return Ok(Outcome::Replayed { change, body });
+            return Ok(Outcome::Replayed { change, body, seq });
         }
         Err(e) => Err(e),
     };
@@ -148,6 +150,12 @@ pub async fn run<'e, T: Serialize>(
             let _ = write.tx.rollback().await;
             return Err(refused);
         }
+    };
+    let seq = match (team, done.event) {
+        (Some(team), Some(event)) => {
+            Some(events::append(&mut write.tx, team, (actor.token_id, &actor.token_name), event).await?)
+        }
+        _ => None,
     };
     if let Some(IdempotencyKey { key, .. }) = &pre.idempotency {
         let (change, body) = match &done.replay {
@@ -162,15 +170,13 @@ pub async fn run<'e, T: Serialize>(
             key,
             change.stored(),
             &body,
+            seq,
         )
         .await?;
     }
-    if let (Some(team), Some(event)) = (team, done.event) {
-        events::append(&mut write.tx, team, (actor.token_id, &actor.token_name), event).await?;
-    }
     write.tx.commit().await?;
     write.counted.into_iter().for_each(Counted::record);
-    Ok(Outcome::Done(done.change, done.reply))
+    Ok(Outcome::Done(done.change, done.reply, seq))
 }
 
 /// Claims the key for this write; or the stored reply of the request that claimed it first.
@@ -179,7 +185,7 @@ async fn claim(
     team: Option<&str>,
     actor: &Actor,
     IdempotencyKey { key, fingerprint }: &IdempotencyKey,
-) -> Result<Option<(Change, Vec<u8>)>> {
+) -> Result<Option<(Change, Vec<u8>, Option<i64>)>> {
     let stored =
         match idempotency::claim(tx, team.unwrap_or(idempotency::NO_TEAM), actor.key_owner, key, fingerprint)
             .await?
@@ -194,7 +200,7 @@ async fn claim(
             "this Idempotency-Key was used for a different request (method, path or body)",
         ));
     }
-    Ok(Some((Change::from_stored(stored.status), stored.body)))
+    Ok(Some((Change::from_stored(stored.status), stored.body, stored.seq)))
 }
 
 fn internal(e: serde_json::Error) -> Error {

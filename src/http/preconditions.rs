@@ -53,18 +53,22 @@ pub fn idempotency_key(parts: &Parts, body: &[u8]) -> Result<Option<IdempotencyK
     Ok(Some(IdempotencyKey { key, fingerprint: hasher.finalize().to_vec() }))
 }
 
+/// The header that answers the team's event seq a write committed (R18).
+pub const SEQ: &str = "reviewlock-seq";
+
 /// A write's outcome as a response: 201 for what it created, 200 for what it changed, 204 for
 /// what it removed; a replay answers the first reply's bytes with `Idempotency-Replayed: true`.
+/// Either carries the seq of the write's event in `Reviewlock-Seq`, when it logged one.
 pub fn reply<T: Serialize>(outcome: Outcome<T>) -> Response {
     let status = |change| match change {
         Change::Created => StatusCode::CREATED,
         Change::Updated => StatusCode::OK,
         Change::Removed => StatusCode::NO_CONTENT,
     };
-    match outcome {
-        Outcome::Done(Change::Removed, _) => StatusCode::NO_CONTENT.into_response(),
-        Outcome::Done(change, body) => (status(change), axum::Json(body)).into_response(),
-        Outcome::Replayed { change, body } => {
+    let (mut response, seq) = match outcome {
+        Outcome::Done(Change::Removed, _, seq) => (StatusCode::NO_CONTENT.into_response(), seq),
+        Outcome::Done(change, body, seq) => ((status(change), axum::Json(body)).into_response(), seq),
+        Outcome::Replayed { change, body, seq } => {
             let mut response = (status(change), body).into_response();
             let headers = response.headers_mut();
             if change == Change::Removed {
@@ -74,9 +78,13 @@ pub fn reply<T: Serialize>(outcome: Outcome<T>) -> Response {
                 headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
             }
             headers.insert("idempotency-replayed", HeaderValue::from_static("true"));
-            response
+            (response, seq)
         }
+    };
+    if let Some(seq) = seq {
+        response.headers_mut().insert(SEQ, HeaderValue::from(seq));
     }
+    response
 }
 
 /// Whether `If-None-Match` names `etag` (or `*`); weak and strong forms compare equal.

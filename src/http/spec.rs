@@ -29,7 +29,8 @@ use crate::http::error::Problem;
                        `application/problem+json` document whose `code` is stable: branch on it, not on the \
                        status or the text. Writes take `Idempotency-Key` (a retry is answered the first \
                        response again), writes to an artifact take `If-Match`, and reads that carry an `ETag` \
-                       answer `If-None-Match` with 304.",
+                       answer `If-None-Match` with 304. A write to a team answers the seq of the event it \
+                       committed in `Reviewlock-Seq` (R18).",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0"),
         contact(name = "The reviewlock maintainers: issues on the repository this spec is committed in")
     ),
@@ -127,6 +128,10 @@ const EVERY: &[Code] = &[
     Code::Unavailable,
 ];
 
+/// Writes (by `operationId`) that append no event to a team's log, so answer no
+/// `Reviewlock-Seq`: queries sent as POST, and server-wide token writes, which have no team.
+const UNLOGGED: &[&str] = &["check", "ref_check", "create_server_token", "revoke_server_token"];
+
 /// What every write may answer besides.
 const WRITES: &[Code] = &[Code::Conflict, Code::IdempotencyKeyInFlight, Code::IdempotencyKeyReused];
 
@@ -197,7 +202,8 @@ impl Modify for Contract {
                 document_refusals(op, &codes);
                 conditional_read(op);
                 if write {
-                    write_headers(op, artifact_write);
+                    let logged = !op.operation_id.as_deref().is_some_and(|id| UNLOGGED.contains(&id));
+                    write_headers(op, artifact_write, logged);
                 }
             }
         }
@@ -259,8 +265,8 @@ fn conditional_read(op: &mut Operation) {
 }
 
 /// `Idempotency-Key` and, for writes to an artifact, `If-Match`; `Idempotency-Replayed` on
-/// every success.
-fn write_headers(op: &mut Operation, artifact_write: bool) {
+/// every success, and `Reviewlock-Seq` on the successes of a write that logs an event.
+fn write_headers(op: &mut Operation, artifact_write: bool, logged: bool) {
     let parameters = op.parameters.get_or_insert_with(Vec::new);
     parameters.push(header_parameter(
         "Idempotency-Key",
@@ -295,6 +301,16 @@ fn write_headers(op: &mut Operation, artifact_write: bool) {
                         .build(),
                 ),
             );
+            if logged {
+                response.headers.insert(
+                    "Reviewlock-Seq".into(),
+                    RefOr::T(integer_header(
+                        "The team's event seq this write committed (R18): a later read or event poll at \
+                         or past it sees the write. A replay answers the first response's seq. \
+                         Server-wide token writes (`/v1/tokens`) log no team event and answer none.",
+                    )),
+                );
+            }
         }
     }
 }

@@ -19,8 +19,9 @@ pub struct NewEvent<'a> {
 }
 
 /// Appends the event, made by the token `token_id` named `token_name`, and returns its seq. The seq comes from the team's `team_seqs` row, under
-/// its lock, and this must be the transaction's last statement before commit: the lock then
-/// orders commits by seq, so a poller reading `after=N` can never see seq N+2 before N+1 commits.
+/// its lock, held to commit: the lock orders commits by seq, so a poller reading `after=N` can
+/// never see seq N+2 before N+1 commits. Only the write's own bookkeeping (its idempotency key's
+/// stored reply, which records the seq) may follow it, to hold the lock no longer than needed.
 ///
 /// The same statement notifies [`CHANNEL`] with the team id; Postgres delivers
 /// the notification at commit (and never for a rollback), when the event is visible, which

@@ -9,6 +9,8 @@ pub struct Stored {
     pub fingerprint: Vec<u8>,
     pub status: i32,
     pub body: Vec<u8>,
+    /// The team's event seq the request committed; none for a server-wide write.
+    pub seq: Option<i64>,
 }
 
 /// How long a key replays its response.
@@ -47,7 +49,7 @@ pub async fn claim(
               claim as (insert into idempotency_keys (team_id, token_id, key, fingerprint, status, body, expires_at)
                         select $1, $2, $3, $4, 0, '', now() + $5::interval from lock where free
                         on conflict (team_id, token_id, key) do update
-                            set fingerprint = excluded.fingerprint, status = 0, body = '', created_at = now(),
+                            set fingerprint = excluded.fingerprint, status = 0, body = '', seq = null, created_at = now(),
                                 expires_at = excluded.expires_at
                             where idempotency_keys.expires_at < now()
                         returning 1)
@@ -67,7 +69,7 @@ pub async fn claim(
         return Ok(Claim::Claimed);
     }
     let stored = sqlx::query_as(
-        "select fingerprint, status, body from idempotency_keys where team_id = $1 and token_id = $2 and key = $3",
+        "select fingerprint, status, body, seq from idempotency_keys where team_id = $1 and token_id = $2 and key = $3",
     )
     .bind(team)
     .bind(owner)
@@ -77,7 +79,8 @@ pub async fn claim(
     Ok(Claim::Stored(stored))
 }
 
-/// Stores the response of the request that claimed the key, in the same transaction as its effect.
+/// Stores the response of the request that claimed the key, with the event seq it committed, in
+/// the same transaction as its effect.
 pub async fn complete(
     conn: &mut PgConnection,
     team: &str,
@@ -85,15 +88,17 @@ pub async fn complete(
     key: &str,
     status: u16,
     body: &[u8],
+    seq: Option<i64>,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "update idempotency_keys set status = $4, body = $5 where team_id = $1 and token_id = $2 and key = $3",
+        "update idempotency_keys set status = $4, body = $5, seq = $6 where team_id = $1 and token_id = $2 and key = $3",
     )
         .bind(team)
         .bind(token)
         .bind(key)
         .bind(i32::from(status))
         .bind(body)
+        .bind(seq)
         .execute(conn)
         .await?;
     Ok(())

@@ -21,6 +21,7 @@ mod ref_checks;
 mod replies;
 mod rules;
 mod security;
+mod seqs;
 mod snapshot;
 mod spec;
 mod teams;

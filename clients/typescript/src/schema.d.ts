@@ -2230,6 +2230,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2241,6 +2243,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2786,6 +2790,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,6 +2803,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,6 +3192,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3572,6 +3582,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3795,6 +3807,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4006,6 +4020,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,6 +4243,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,6 +4637,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,6 +5031,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6515,6 +6537,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6526,6 +6550,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6725,6 +6751,8 @@ export interface operations {
                 headers: {
                     /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
                     "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
