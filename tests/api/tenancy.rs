@@ -434,7 +434,8 @@ async fn migrating_to_team_keys_keeps_every_row(pool: PgPool) {
     let tokens_before = rows(&mut conn, "tokens", "").await;
     let keys_before = rows(&mut conn, "idempotency_keys", "").await;
 
-    reviewlock::MIGRATOR.run(&mut *conn).await.unwrap();
+    // Migration 6 alone: later ones may add columns the rows compared below did not have.
+    reviewlock::MIGRATOR.run_to(tenant_keys, &mut *conn).await.unwrap();
 
     for (table, before) in TEAM_TABLES.iter().zip(before) {
         assert_eq!(rows(&mut conn, table, "").await, before, "the rows of {table}");
@@ -477,6 +478,8 @@ async fn migrating_to_team_keys_keeps_every_row(pool: PgPool) {
     .await
     .unwrap_err();
     assert_eq!(crossed.as_database_error().unwrap().constraint(), Some("versions_artifact_fkey"));
+    // The migrations after it, so the service finds the schema it expects.
+    reviewlock::MIGRATOR.run(&mut *conn).await.unwrap();
     drop(conn);
 
     // The service reads the migrated rows as they were: alpha's artifact still deadlocked with
