@@ -5,6 +5,7 @@ pub mod admission;
 pub mod agents;
 pub mod artifacts;
 pub mod assignment;
+pub mod board;
 pub mod checks;
 pub mod codes;
 pub mod connections;
@@ -67,7 +68,7 @@ pub fn openapi() -> Spec {
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// The whole service: routes, `/openapi.json`, `/docs`, and the middleware every request
+/// The whole service: routes, `/openapi.json`, `/docs`, the board at `/ui/`, and the middleware every request
 /// passes through (request id, one log line, timeout, panics as 500, errors as problem+json);
 /// a matched route's requests are then admitted (`admission`: token, then body). `beside`
 /// builds routes served beside the REST API (MCP's `/mcp`, at least one route) from the REST
@@ -83,6 +84,7 @@ pub fn app(state: AppState, beside: impl FnOnce(axum::Router) -> axum::Router<Ap
     let beside = beside(rest.clone().with_state(state.clone())).route_layer(admit);
     rest.merge(beside)
         .merge(SwaggerUi::new("/docs").url("/openapi.json", spec))
+        .merge(board::routes())
         .fallback(|| async { Error::NotFound("no such route".into()) })
         .method_not_allowed_fallback(|| async {
             Error::refused(Code::MethodNotAllowed, "this route does not take this method")
