@@ -33,7 +33,11 @@ const JS: &str = "text/javascript; charset=utf-8";
 
 /// Every file the page is made of, compiled in.
 const ASSETS: &[Asset] = &[
-    Asset { name: "index.html", media_type: "text/html; charset=utf-8", body: include_str!("../ui/index.html") },
+    Asset {
+        name: "index.html",
+        media_type: "text/html; charset=utf-8",
+        body: include_str!("../ui/index.html"),
+    },
     Asset { name: "board.css", media_type: "text/css; charset=utf-8", body: include_str!("../ui/board.css") },
     Asset { name: "app.js", media_type: JS, body: include_str!("../ui/app.js") },
     Asset { name: "api.js", media_type: JS, body: include_str!("../ui/api.js") },
@@ -49,7 +53,8 @@ static ETAGS: LazyLock<Vec<HeaderValue>> = LazyLock::new(|| {
         .iter()
         .map(|a| {
             let digest = Sha256::digest(a.body.as_bytes());
-            HeaderValue::from_str(&format!("\"{}\"", hex::encode(&digest[..12]))).expect("hex is a header value")
+            HeaderValue::from_str(&format!("\"{}\"", hex::encode(&digest[..12])))
+                .expect("hex is a header value")
         })
         .collect()
 });
@@ -60,7 +65,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         // Relative, so a proxy serving the service under a path prefix keeps it.
         .route("/ui", get(|| async { Redirect::permanent("ui/") }))
         .route("/ui/", get(|headers: HeaderMap| async move { serve("index.html", &headers) }))
-        .route("/ui/{file}", get(|Path(file): Path<String>, headers: HeaderMap| async move { serve(&file, &headers) }))
+        .route(
+            "/ui/{file}",
+            get(|Path(file): Path<String>, headers: HeaderMap| async move { serve(&file, &headers) }),
+        )
 }
 
 fn serve(name: &str, headers: &HeaderMap) -> Response {
@@ -90,7 +98,51 @@ fn serve(name: &str, headers: &HeaderMap) -> Response {
 
 #[cfg(test)]
 mod tests {
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
     use super::*;
+
+    async fn get(path: &str, if_none_match: Option<&str>) -> Response {
+        let mut request = Request::get(path);
+        if let Some(tag) = if_none_match {
+            request = request.header(header::IF_NONE_MATCH, tag);
+        }
+        routes::<()>().oneshot(request.body(Body::empty()).unwrap()).await.unwrap()
+    }
+
+    /// The page and each module, with its media type and the policy; `/ui` to `/ui/`; an
+    /// unknown file 404; a known ETag 304.
+    #[tokio::test]
+    async fn the_page_is_served_with_its_policy() {
+        let page = get("/ui/", None).await;
+        assert_eq!(page.status(), StatusCode::OK);
+        assert_eq!(page.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
+        assert_eq!(page.headers()[header::CONTENT_SECURITY_POLICY], CONTENT_SECURITY_POLICY);
+        assert_eq!(page.headers()[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+        let module = get("/ui/app.js", None).await;
+        assert_eq!(module.status(), StatusCode::OK);
+        assert_eq!(module.headers()[header::CONTENT_TYPE], JS);
+        assert_eq!(
+            get("/ui/board.css", None).await.headers()[header::CONTENT_TYPE],
+            "text/css; charset=utf-8"
+        );
+
+        let redirect = get("/ui", None).await;
+        assert_eq!(redirect.status(), StatusCode::PERMANENT_REDIRECT);
+        assert_eq!(redirect.headers()[header::LOCATION], "ui/");
+
+        let missing = get("/ui/secrets.js", None).await;
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+        assert_eq!(missing.headers()[header::CONTENT_TYPE], "application/problem+json");
+
+        let etag = module.headers()[header::ETAG].to_str().unwrap().to_owned();
+        let again = get("/ui/app.js", Some(&etag)).await;
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(again.headers()[header::CONTENT_SECURITY_POLICY], CONTENT_SECURITY_POLICY);
+        assert_eq!(get("/ui/app.js", Some("\"other\"")).await.status(), StatusCode::OK);
+    }
 
     /// Every module the page imports, and every file the HTML names, is served: a file added
     /// to `src/ui/` and not listed here would be a 404 in the browser.
@@ -98,14 +150,17 @@ mod tests {
     fn every_file_the_page_names_is_served() {
         let served: Vec<&str> = ASSETS.iter().map(|a| a.name).collect();
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
-        let mut on_disk: Vec<String> =
-            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
         on_disk.sort();
         let mut listed: Vec<String> = served.iter().map(|s| s.to_string()).collect();
         listed.sort();
         assert_eq!(listed, on_disk, "src/ui/ and ASSETS list the same files");
         for asset in ASSETS {
-            for quoted in asset.body.split(['"', '\'']).filter(|s| s.starts_with("./") || s.ends_with(".css")) {
+            for quoted in asset.body.split(['"', '\'']).filter(|s| s.starts_with("./") || s.ends_with(".css"))
+            {
                 let name = quoted.trim_start_matches("./");
                 assert!(served.contains(&name), "{} names {quoted}, which is not served", asset.name);
             }
@@ -116,7 +171,11 @@ mod tests {
     #[test]
     fn the_page_holds_nothing_the_policy_refuses() {
         for asset in ASSETS {
-            assert!(!asset.body.contains("http://") && !asset.body.contains("https://"), "{} names a host", asset.name);
+            assert!(
+                !asset.body.contains("http://") && !asset.body.contains("https://"),
+                "{} names a host",
+                asset.name
+            );
         }
         let html = ASSETS[0].body;
         assert!(!html.contains("<style") && !html.contains(" style="), "inline style");

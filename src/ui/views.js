@@ -329,15 +329,23 @@ async function board(ctx) {
   const form = h(
     'form',
     { class: 'filters', role: 'search', 'aria-label': 'Filter artifacts' },
-    h('label', { for: 'filter-state' }, 'State'),
     h(
-      'select',
-      { id: 'filter-state', name: 'state' },
-      h('option', { value: '' }, `any (${all.length})`),
-      STATES.map((s) => h('option', { value: s, selected: s === wanted }, `${stateWords(s)} (${counts.get(s)})`)),
+      'div',
+      { class: 'field' },
+      h('label', { for: 'filter-state' }, 'State'),
+      h(
+        'select',
+        { id: 'filter-state', name: 'state' },
+        h('option', { value: '' }, `any (${all.length})`),
+        STATES.map((s) => h('option', { value: s, selected: s === wanted }, `${stateWords(s)} (${counts.get(s)})`)),
+      ),
     ),
-    h('label', { for: 'filter-key' }, 'Key or title contains'),
-    h('input', { id: 'filter-key', name: 'key', type: 'search', value: query.get('key') || '', autocomplete: 'off' }),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'filter-key' }, 'Key or title contains'),
+      h('input', { id: 'filter-key', name: 'key', type: 'search', value: query.get('key') || '', autocomplete: 'off' }),
+    ),
     h('button', { type: 'submit' }, 'Filter'),
   );
   form.addEventListener('submit', (e) => {
