@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 import axe from 'axe-core';
@@ -92,6 +93,47 @@ async function setUp() {
   await must(201, 'POST', t('artifacts', 'docs/readme.md', 'versions', '1', 'reviews'), { reviewer: 'q', verdict: 'approve' });
   // d joins after the deadlock: the one the user may assign.
   await agent('d', { display_name: 'Dee', kind: 'human', roles: ['engineer'], expertise: ['auth'] });
+}
+
+/**
+ * A TCP relay in front of the server, to cut the page's connections as a network or a proxy
+ * would: `down()` closes every connection and refuses new ones until `up()`. `heard` holds
+ * what the browser sent, to read the headers of its requests.
+ */
+async function relay(target) {
+  const { hostname, port } = new URL(target);
+  const open = new Set();
+  let accepting = true;
+  const relayed = { heard: '' };
+  const server = net.createServer((client) => {
+    if (!accepting) return client.destroy();
+    const upstream = net.connect(Number(port), hostname);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(close);
+    };
+    open.add(close);
+    client.on('data', (bytes) => {
+      relayed.heard += bytes.toString('latin1');
+    });
+    client.pipe(upstream).pipe(client);
+    for (const socket of [client, upstream]) {
+      socket.on('error', close);
+      socket.on('close', close);
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  relayed.url = `http://127.0.0.1:${server.address().port}`;
+  relayed.down = () => {
+    accepting = false;
+    for (const close of [...open]) close();
+  };
+  relayed.up = () => {
+    accepting = true;
+  };
+  relayed.close = () => new Promise((resolve) => server.close(resolve));
+  return relayed;
 }
 
 // ---- the browser ------------------------------------------------------------------------------
@@ -248,6 +290,59 @@ test('a change through the API appears on an open page without a reload', async 
   await must(201, 'POST', t('artifacts', 'payments', 'assignment'), { agent: 'd', note: 'Dee knows the provider.' });
   await waitFor('the assignment in the timeline', async () => (await text('main .timeline')).includes('d assigned to write the revision'));
   assert.equal(await js('return window.__sameDocument'), true, 'the page was not reloaded');
+});
+
+test('after a drop the page says it is disconnected, then resumes with Last-Event-ID and catches up', async () => {
+  const link = await relay(BASE);
+  try {
+    await driver.get(`${link.url}/ui/#team=${TEAM}&token=${tokens.read}`);
+    await waitFor('the inbox', async () => (await text('main h1')) === 'Needs attention');
+    await open(`#/teams/${TEAM}/board`, 'Board');
+    // An event seen before the drop: the stream resumes after it.
+    await must(201, 'POST', t('artifacts'), { key: 'search', title: 'Search index', author: 'a' });
+    await waitFor('the first artifact', async () => (await count('tr[data-artifact="search"]')) === 1);
+    const seen = (await must(200, 'GET', `${t('events')}?after=0&limit=500`)).items.at(-1).seq;
+
+    link.down();
+    let said = '';
+    await waitFor('the page to say it is disconnected', async () => {
+      // The state and its words read at once: between attempts it says "Reconnecting…".
+      const [state, words] = await js('const l = document.getElementById("live"); return [l.dataset.state, l.textContent]');
+      said = words;
+      return state === 'disconnected';
+    });
+    assert.match(said, /^Disconnected .*retrying in \d+ s$/);
+    const before = link.heard.length;
+    // Committed while the page cannot hear it.
+    await must(201, 'POST', t('artifacts'), { key: 'search-ui', title: 'Search page', author: 'b' });
+
+    link.up();
+    await waitFor('the missed artifact', async () => (await count('tr[data-artifact="search-ui"]')) === 1);
+    await caughtUp();
+    const resumed = link.heard.slice(before).match(/GET [^ ]*\/events\/stream[^\r]*\r\n(?:[^\r]+\r\n)*?last-event-id: *(\d+)\r\n/i);
+    assert.ok(resumed, 'the reconnection sent Last-Event-ID');
+    assert.equal(Number(resumed[1]), seen, 'it resumed after the last event seen');
+  } finally {
+    link.down();
+    await link.close();
+  }
+});
+
+test("a commit status's link opens the artifact, once a token is typed in", async () => {
+  // A new tab: nothing kept. The link as a commit status carries it, the key's `/` unencoded.
+  // (Cleared from a page of the same origin that runs no script of its own.)
+  await driver.get(`${BASE}/healthz`);
+  await js('sessionStorage.clear()');
+  await driver.get(`${BASE}/ui/#/teams/${TEAM}/artifacts/svc/auth`);
+  await waitFor('the sign-in form', async () => (await count('#signin-token')) === 1);
+  assert.match(await text('main'), /Sign in to team acme to open this link\./);
+  assert.equal(await (await driver.findElement(By.id('signin-team'))).getAttribute('value'), TEAM);
+  await driver.findElement(By.id('signin-token')).sendKeys(tokens.user, '\n');
+  await waitFor('the artifact', async () => (await text('main h1')) === 'svc/auth');
+  await caughtUp();
+  assert.equal(await js('return window.location.hash'), `#/teams/${TEAM}/artifacts/svc/auth`, 'the token is in no URL');
+  assert.match(await text('#who'), /may resolve and lift/);
+  assert.equal(await count('main form.resolve'), 1, 'a user token may resolve the deadlock here');
 });
 
 test('each view at laptop, phone and wall widths: no serious accessibility violation, no sideways scroll', async () => {
