@@ -21,13 +21,15 @@ const app = {
   team: null, // the team's record
   stream: null,
   statuses: new Map(), // artifact key → its status, dropped when an event names the artifact
-  log: { events: [], through: 0, loaded: false }, // the team's event log, as far as read
+  log: { events: [], through: 0 }, // the team's event log, as far as read
   route: null,
   refreshing: false,
   again: false,
   timer: null,
   streamState: 'off',
-  dirty: false,
+  lastSeq: null, // the last event the stream brought
+  attention: 0, // open deadlocks, for the navigation
+  navigated: false, // after the first view: a new view takes the focus
 };
 
 // ---- the session ----------------------------------------------------------------------------
@@ -74,7 +76,8 @@ function startSession(api, record, mayAct) {
   app.team = record;
   app.mayAct = mayAct;
   app.statuses.clear();
-  app.log = { events: [], through: 0, loaded: false };
+  app.lastSeq = null;
+  app.log = { events: [], through: 0 };
   fill(
     who,
     h('span', { class: 'team' }, record.display_name ? `${record.display_name} (${record.id})` : record.id),
@@ -290,7 +293,7 @@ async function render() {
   updateAttentionCount();
 }
 
-async function updateAttentionCount() {
+function updateAttentionCount() {
   const count = document.getElementById('attention-count');
   count.textContent = app.attention ? `(${app.attention})` : '';
 }

@@ -371,10 +371,20 @@ test('a user resolves the deadlock from the page, and the API shows the resoluti
   await waitFor('the resolution form', async () => (await count(form)) === 1);
   await caughtUp();
 
-  // A refusal is shown in the words of its problem: a reason of blanks is no reason.
-  const select = await driver.findElement(By.css(`${form} select`));
-  await select.findElement(By.css('option[value="assign:d"]')).click();
+  // What is being typed survives a live refresh of the view.
+  await (await driver.findElement(By.css(`${form} select`))).findElement(By.css('option[value="assign:d"]')).click();
+  await driver.findElement(By.css(`${form} textarea`)).sendKeys('a draft');
+  await must(201, 'POST', t('artifacts'), { key: 'notes', title: 'Release notes', author: 'a' });
+  const seq = (await must(200, 'GET', `${t('events')}?after=0&limit=500`)).items.at(-1).seq;
+  await waitFor('the refresh after the new event', async () => (await text('#live')) === `Live: caught up through event ${seq}`);
+  // The view was drawn again: its elements are new ones, holding what was typed and chosen.
   const reason = await driver.findElement(By.css(`${form} textarea`));
+  assert.equal(await reason.getAttribute('value'), 'a draft');
+  assert.equal(await js('return document.activeElement === arguments[0]', reason), true, 'the focus stayed');
+  assert.equal(await (await driver.findElement(By.css(`${form} select`))).getAttribute('value'), 'assign:d');
+
+  // A refusal is shown in the words of its problem: a reason of blanks is no reason.
+  await reason.clear();
   await reason.sendKeys('   ');
   await driver.findElement(By.css(`${form} button[type=submit]`)).click();
   await waitFor('the refusal', async () => (await text(`${form} output`)).includes('invalid_field'));
