@@ -345,7 +345,7 @@ test("a commit status's link opens the artifact, once a token is typed in", asyn
   assert.equal(await count('main form.resolve'), 1, 'a user token may resolve the deadlock here');
 });
 
-test('each view at laptop, phone and wall widths: no serious accessibility violation, no sideways scroll', async () => {
+test('each view at laptop, phone and wall widths, light and dark: no serious accessibility violation, no sideways scroll', async () => {
   await driver.get(`${BASE}/ui/#team=${TEAM}&token=${tokens.user}`);
   await waitFor('the user session', async () => (await text('#who')).includes('may resolve and lift'));
   for (const [name, fragment, heading] of [
@@ -362,6 +362,14 @@ test('each view at laptop, phone and wall widths: no serious accessibility viola
       if (width !== 2560) await screenshot(name, width);
     }
     await viewport(1280, 900);
+    // The dark colour scheme's contrast too.
+    await driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: 'dark' }] });
+    try {
+      assert.equal(await js('return matchMedia("(prefers-color-scheme: dark)").matches'), true);
+      await accessible(`${name} in the dark scheme`);
+    } finally {
+      await driver.sendDevToolsCommand('Emulation.setEmulatedMedia', { features: [] });
+    }
   }
 });
 
