@@ -30,6 +30,7 @@ const app = {
   lastSeq: null, // the last event the stream brought
   attention: 0, // open deadlocks, for the navigation
   navigated: false, // after the first view: a new view takes the focus
+  retry: null, // a sign-in tried again after the server could not be reached
 };
 
 // ---- the session ----------------------------------------------------------------------------
@@ -196,7 +197,10 @@ function markNav(r) {
 
 /** What a person typed or chose in the view, to put back after it is drawn again. */
 function keepInput() {
-  const kept = { values: new Map(), open: new Set(), focus: document.activeElement?.id || null };
+  // The focus, by id, else by the link's address (a keyboard user reading the board keeps their place).
+  const active = main.contains(document.activeElement) ? document.activeElement : null;
+  const focus = active?.id ? { id: active.id } : active?.tagName === 'A' ? { href: active.getAttribute('href') } : null;
+  const kept = { values: new Map(), open: new Set(), focus };
   for (const el of main.querySelectorAll('input[id], select[id], textarea[id]')) {
     kept.values.set(el.id, el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value);
   }
@@ -218,7 +222,9 @@ function restoreInput(kept) {
     if (el) el.open = true;
   }
   if (kept.focus) {
-    const el = document.getElementById(kept.focus);
+    const el = kept.focus.id
+      ? document.getElementById(kept.focus.id)
+      : main.querySelector(`a[href="${CSS.escape(kept.focus.href)}"]`);
     if (el && main.contains(el)) el.focus({ preventScroll: true });
   }
 }
@@ -242,9 +248,17 @@ async function render() {
           return render();
         }
       } catch (e) {
-        sessionStorage.removeItem(STORE);
         stopSession();
-        drawSignIn(r.team || session.team, e);
+        if (e instanceof Problem && [401, 403, 404].includes(e.status)) {
+          // Refused: the token is forgotten.
+          sessionStorage.removeItem(STORE);
+        } else {
+          // The server cannot be reached, or failed: the token is kept, and tried again soon.
+          clearTimeout(app.retry);
+          app.retry = setTimeout(render, 5000);
+        }
+        const kept = sessionStorage.getItem(STORE) ? 'Trying again in 5 s with the token this tab kept.' : null;
+        drawSignIn(r.team || session.team, e, kept);
         return;
       }
     } else if (app.api && r.view === 'home') {

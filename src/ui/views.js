@@ -154,7 +154,7 @@ function resolveForm(ctx, s) {
       h('select', { id: id('action'), name: 'action' }, choices),
       h('label', { for: id('reason') }, 'Reason (recorded with the resolution)'),
       h('textarea', { id: id('reason'), name: 'reason', required: true, rows: 2, maxlength: 10000 }),
-      h('button', { type: 'submit', class: 'primary' }, 'Resolve'),
+      h('button', { type: 'submit', class: 'primary', id: id('submit') }, 'Resolve'),
       output,
     ),
   );
@@ -186,7 +186,7 @@ function liftForm(ctx, s) {
     h('select', { id: id('agent'), name: 'agent' }, s.lockouts.map((l) => h('option', { value: l.agent }, l.agent))),
     h('label', { for: id('reason') }, 'Reason (recorded with the lift)'),
     h('input', { id: id('reason'), name: 'reason', type: 'text', required: true, maxlength: 10000 }),
-    h('button', { type: 'submit' }, 'Lift the lockout'),
+    h('button', { type: 'submit', id: id('submit') }, 'Lift the lockout'),
     output,
   );
   acting(form, output, async () => {
@@ -197,7 +197,7 @@ function liftForm(ctx, s) {
     ctx.notice(`${s.key}: ${agent} may write it again.`);
     ctx.refresh();
   });
-  return h('details', { class: 'lift', id: id('details') }, h('summary', {}, 'Lift a lockout early…'), form);
+  return h('details', { class: 'lift', id: id('details') }, h('summary', { id: id('summary') }, 'Lift a lockout early…'), form);
 }
 
 // ---- Needs attention ------------------------------------------------------------------------
@@ -346,7 +346,7 @@ async function board(ctx) {
       h('label', { for: 'filter-key' }, 'Key or title contains'),
       h('input', { id: 'filter-key', name: 'key', type: 'search', value: query.get('key') || '', autocomplete: 'off' }),
     ),
-    h('button', { type: 'submit' }, 'Filter'),
+    h('button', { type: 'submit', id: 'filter-submit' }, 'Filter'),
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
