@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 import axe from 'axe-core';
@@ -139,6 +140,7 @@ async function relay(target) {
 // ---- the browser ------------------------------------------------------------------------------
 
 let driver;
+let profile; // Chromium's fresh user data directory, removed after the run
 
 async function viewport(width, height) {
   await driver.sendDevToolsCommand('Emulation.setDeviceMetricsOverride', {
@@ -209,6 +211,7 @@ async function screenshot(name, width) {
 
 before(async () => {
   await setUp();
+  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'reviewlock-board-chromium-'));
   const options = new chrome.Options()
     .setChromeBinaryPath(CHROMIUM)
     .addArguments(
@@ -223,7 +226,7 @@ before(async () => {
       '--disable-sync',
       '--lang=en-US',
       '--window-size=1280,900',
-      `--user-data-dir=${fs.mkdtempSync('/tmp/reviewlock-board-chromium-')}`,
+      `--user-data-dir=${profile}`,
     );
   driver = await new Builder()
     .forBrowser('chrome')
@@ -235,6 +238,7 @@ before(async () => {
 
 after(async () => {
   await driver?.quit();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 // ---- the scenarios -----------------------------------------------------------------------------
