@@ -205,7 +205,8 @@ pub async fn rotate(
         let row =
             rows::rotate(&mut w.tx, team, id, &sealed, expires).await?.ok_or_else(|| not_found(team, id))?;
         let info = view(&row);
-        let reply = RotatedSecret { secret, previous_secret_expires_at: expires };
+        let reply =
+            RotatedSecret { secret, previous_secret_expires_at: row.previous_expires_at.unwrap_or(expires) };
         Done::new(Change::Updated, reply, event(&row, How::Updated)).replayed_as(Change::Updated, info)
     })
     .await

@@ -32,8 +32,8 @@ pub struct Webhook {
     pub id: Uuid,
     #[schema(example = "https://hooks.example.com/reviewlock")]
     pub url: String,
-    /// The event types it wants (`review.rejected`), or prefixes (`review.*`); empty for every event.
-    #[schema(example = json!(["review.*", "escalation.resolved"]))]
+    /// The event types it wants, or prefixes (`review.*`); empty for every event.
+    #[schema(example = json!(["review.*"]))]
     pub events: Vec<String>,
     #[schema(required = true, example = "Spawn a reviser on rejections")]
     pub description: Option<String>,
@@ -86,7 +86,7 @@ pub struct WebhookInput {
     pub url: String,
     /// Event types or prefixes (`review.*`); absent or empty for every event.
     #[serde(default)]
-    #[schema(example = json!(["review.*", "escalation.resolved"]))]
+    #[schema(example = json!(["review.*"]))]
     pub events: Vec<String>,
     #[schema(max_length = 200)]
     pub description: Option<String>,
@@ -178,7 +178,7 @@ pub struct DeliveryAttempt {
     /// The event delivered; null for a test delivery.
     #[schema(required = true, example = 42)]
     pub seq: Option<i64>,
-    #[schema(example = "review.rejected")]
+    /// The event's `type` (`webhook.test` for a test delivery).
     pub event_type: String,
     /// The `webhook-id` sent: the same on every attempt at one event.
     #[schema(example = "msg_0b5e4f0c3a9e4b7d8c2a1e6f0b1d3c5a_42")]
