@@ -70,7 +70,7 @@ fn env_of(command: &clap::Command, long: &str) -> Option<String> {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the HTTP API (the default).
-    Serve(ServeConfig),
+    Serve(Box<ServeConfig>),
     /// Apply the database migrations (creating the database if needed) and exit.
     Migrate(DatabaseConfig),
     /// Print the OpenAPI spec (the committed `openapi/openapi.json` is its output).

@@ -54,6 +54,9 @@ pub const DELIVERY_BACKLOG: &str = "reviewlock_delivery_oldest_undelivered_secon
 const LATENCY_BUCKETS: [f64; 13] =
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
 
+/// Delivery attempts take up to the outbound timeout (15 s).
+const DELIVERY_BUCKETS: [f64; 10] = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 15.0];
+
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
 /// The process-wide recorder's handle, installed on first use: every `app` of the
@@ -63,6 +66,8 @@ pub fn handle() -> &'static PrometheusHandle {
     HANDLE.get_or_init(|| {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(Matcher::Full(HTTP_DURATION.into()), &LATENCY_BUCKETS)
+            .expect("the bucket list is not empty")
+            .set_buckets_for_metric(Matcher::Full(DELIVERY_DURATION.into()), &DELIVERY_BUCKETS)
             .expect("the bucket list is not empty")
             .build_recorder();
         let handle = recorder.handle();

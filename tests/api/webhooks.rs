@@ -455,3 +455,24 @@ async fn a_forge_failing_for_five_days_is_disabled_and_says_so(pool: PgPool) {
     let log = events_after(&t, 0).await;
     assert!(log.iter().any(|e| e["type"] == "forge.disabled" && e["data"]["disabled_reason"] == "failing"));
 }
+
+/// docs/webhooks.md lists every event type of the spec, each with its `data` schema.
+#[test]
+fn the_guide_lists_every_event_type() {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/webhooks.md")).unwrap();
+    let spec = serde_json::to_value(reviewlock::openapi()).unwrap();
+    let mapping =
+        spec["components"]["schemas"]["Event"]["discriminator"]["mapping"].as_object().unwrap().clone();
+    assert_eq!(mapping.len(), reviewlock::resources::events::EVENT_TYPES.len());
+    for (kind, schema) in mapping {
+        let name = schema.as_str().unwrap().rsplit('/').next().unwrap();
+        let data = spec["components"]["schemas"][name]["properties"]["data"]["$ref"].as_str().unwrap();
+        let data = data.rsplit('/').next().unwrap();
+        let row = format!("| `{kind}` |");
+        let line = guide
+            .lines()
+            .find(|l| l.starts_with(&row))
+            .unwrap_or_else(|| panic!("docs/webhooks.md has no row for {kind}"));
+        assert!(line.contains(&format!("`{data}`")), "the row of {kind} names its data, {data}: {line}");
+    }
+}
