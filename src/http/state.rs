@@ -6,9 +6,11 @@ use std::time::Duration;
 use sqlx::PgPool;
 
 use crate::app::authenticate::{Authenticator, TokenCache};
+use crate::app::deliver::Outbox;
 use crate::app::globs::Coverage;
 use crate::config::McpSettings;
 use crate::metrics::DatabaseGauges;
+use crate::outbound::{Client, Policy};
 use crate::rate_limit::RateLimiter;
 use crate::store::Db;
 use crate::store::listener::Feed;
@@ -32,6 +34,9 @@ pub struct AppState {
     pub database_gauges: Arc<DatabaseGauges>,
     /// What `/mcp` accepts besides a token (`REVIEWLOCK_MCP_ALLOWED_HOSTS`, `…_ORIGINS`).
     pub mcp: Arc<McpSettings>,
+    /// Webhooks' and forges' client, sealing keys and wake-up (`app::deliver`); by
+    /// [`AppState::new`], strict (https and public addresses only) and without keys.
+    pub outbox: Outbox,
 }
 
 impl AppState {
@@ -52,6 +57,7 @@ impl AppState {
             coverage: Arc::default(),
             database_gauges: Arc::default(),
             mcp: Arc::default(),
+            outbox: Outbox::new(Client::new(Policy::default()), None, None),
         }
     }
 }
