@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::common::{ADMIN, Api, outbox};
+use crate::common::{ADMIN, Api};
 use crate::examples::Team;
 use crate::receiver::{Receiver, seq, validate_github_statuses, verify_signatures};
 
@@ -19,14 +19,7 @@ const WAIT: Duration = Duration::from_secs(30);
 /// The team `t` on an API whose deliveries reach 127.0.0.1, with this process's delivery
 /// worker running.
 async fn team(pool: PgPool) -> Team {
-    let api = Api::with_state(pool, |s| s.outbox = outbox());
-    api.state.feed.start();
-    tokio::spawn(reviewlock::app::deliver::run(
-        api.state.outbox.clone(),
-        api.state.pool.clone(),
-        api.state.feed.clone(),
-        4,
-    ));
+    let api = Api::delivering(pool);
     Team::on(api, Value::Null, &["a", "b"]).await
 }
 
