@@ -176,7 +176,7 @@ async fn send_due(outbox: &Outbox, conn: &mut sqlx::PgConnection, team: &str, id
     let started = tokio::time::Instant::now();
     // Read again under the lock: another replica may have moved it on.
     while started.elapsed() < TURN {
-        let Some(target) = targets::find(conn, team, id).await? else { return Ok(()) };
+        let Some(mut target) = targets::find(conn, team, id).await? else { return Ok(()) };
         if !target.enabled || target.next_attempt_at.is_some_and(|at| at > Utc::now()) {
             return Ok(());
         }
@@ -196,6 +196,8 @@ async fn send_due(outbox: &Outbox, conn: &mut sqlx::PgConnection, team: &str, id
             if !attempt(outbox, conn, &target, &row, send).await? {
                 return Ok(());
             }
+            // As `advance` left the row: the next event's attempts count from 0.
+            (target.cursor, target.attempts) = (row.seq, 0);
             done = row.seq;
             if started.elapsed() >= TURN {
                 break;
