@@ -161,7 +161,9 @@ pub async fn delete(
     actor.require(team, Scope::Admin)?;
     unit::run(db, actor, pre, Some(team), async |w| {
         let row = rows::find_forge(&mut w.tx, team, name).await?.ok_or_else(|| not_found(team, name))?;
-        let row = rows::delete(&mut w.tx, team, row.id).await?.ok_or_else(|| not_found(team, name))?;
+        let row = rows::delete(&mut w.tx, team, row.id, TargetKind::Forge)
+            .await?
+            .ok_or_else(|| not_found(team, name))?;
         let event = NewEvent { artifact: None, actor: None, data: deliver::changed(&row, How::Deleted) };
         Ok(Done::new(Change::Removed, (), event))
     })

@@ -171,9 +171,9 @@ pub async fn delete(
 ) -> Result<Outcome<()>> {
     actor.require(team, Scope::Admin)?;
     unit::run(db, actor, pre, Some(team), async |w| {
-        let found = rows::find(&mut w.tx, team, id).await?.filter(|r| r.kind == TargetKind::Webhook);
-        found.ok_or_else(|| not_found(team, id))?;
-        let row = rows::delete(&mut w.tx, team, id).await?.ok_or_else(|| not_found(team, id))?;
+        let row = rows::delete(&mut w.tx, team, id, TargetKind::Webhook)
+            .await?
+            .ok_or_else(|| not_found(team, id))?;
         Ok(Done::new(Change::Removed, (), event(&row, How::Deleted)))
     })
     .await

@@ -73,10 +73,15 @@ impl Reply {
     }
 }
 
+/// Makes `ring` the process's TLS provider, which reqwest's rustls needs before a client is
+/// built (another one already installed is kept).
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 impl Client {
     pub fn new(policy: Policy) -> Client {
-        // The process's TLS provider, for reqwest's rustls; already installed is fine.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_tls_provider();
         let http = reqwest::Client::builder()
             .dns_resolver(Arc::new(Guarded { allow_private: policy.allow_private }))
             .redirect(reqwest::redirect::Policy::none())

@@ -200,13 +200,20 @@ pub async fn rotate(
     .await
 }
 
-pub async fn delete(conn: &mut PgConnection, team: &str, id: Uuid) -> sqlx::Result<Option<TargetRow>> {
+/// Deletes the target `id` if it is of this kind.
+pub async fn delete(
+    conn: &mut PgConnection,
+    team: &str,
+    id: Uuid,
+    kind: TargetKind,
+) -> sqlx::Result<Option<TargetRow>> {
     sqlx::query_as(concat!(
-        "delete from delivery_targets where team_id = $1 and id = $2 returning ",
+        "delete from delivery_targets where team_id = $1 and id = $2 and kind = $3 returning ",
         columns!()
     ))
     .bind(team)
     .bind(id)
+    .bind(kind)
     .fetch_optional(conn)
     .await
 }

@@ -73,6 +73,21 @@ impl Api {
         Self::with_state(pool, |_| {})
     }
 
+    /// An API whose deliveries reach receivers on 127.0.0.1 ([`outbox`]), with this process's
+    /// delivery worker running (as `serve` runs it) until the test ends.
+    pub fn delivering(pool: PgPool) -> Self {
+        let api = Self::with_state(pool, |s| s.outbox = outbox());
+        api.state.feed.start();
+        let state = &api.state;
+        tokio::spawn(reviewlock::app::deliver::run(
+            state.outbox.clone(),
+            state.pool.clone(),
+            state.feed.clone(),
+            4,
+        ));
+        api
+    }
+
     /// As [`Api::new`], with the state changed by `configure` first (e.g. a rate limit).
     pub fn with_state(pool: PgPool, configure: impl FnOnce(&mut AppState)) -> Self {
         let mut state = AppState::new(pool.clone());

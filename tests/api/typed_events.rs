@@ -11,7 +11,7 @@ use sqlx::PgPool;
 
 use std::time::Duration;
 
-use crate::common::{ADMIN, Api, outbox};
+use crate::common::{ADMIN, Api};
 use crate::examples::Team;
 use crate::receiver::Receiver;
 
@@ -47,14 +47,7 @@ fn event_types_are_spelled_only_where_event_data_is_defined() {
 async fn every_event_reads_back_as_its_schema(pool: PgPool) {
     // A waza team needing two approvals, so an approval can leave a version in review; its
     // deliveries reach 127.0.0.1, with this process's delivery worker running.
-    let api = Api::with_state(pool, |s| s.outbox = outbox());
-    api.state.feed.start();
-    tokio::spawn(reviewlock::app::deliver::run(
-        api.state.outbox.clone(),
-        api.state.pool.clone(),
-        api.state.feed.clone(),
-        2,
-    ));
+    let api = Api::delivering(pool);
     let t = Team::on(api, json!({ "required_approvals": 2 }), &["a", "b", "c"]).await;
     let api = &t.api;
     api.put("/v1/teams/t", ADMIN, json!({ "display_name": "T" })).await.expect(200, None);

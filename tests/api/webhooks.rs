@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::common::{ADMIN, Api, outbox};
+use crate::common::{ADMIN, Api};
 use crate::examples::Team;
 use crate::receiver::{Receiver, seq, validate_github_statuses, verify_signatures};
 
@@ -19,14 +19,7 @@ const WAIT: Duration = Duration::from_secs(30);
 /// The team `t` on an API whose deliveries reach 127.0.0.1, with this process's delivery
 /// worker running.
 async fn team(pool: PgPool) -> Team {
-    let api = Api::with_state(pool, |s| s.outbox = outbox());
-    api.state.feed.start();
-    tokio::spawn(reviewlock::app::deliver::run(
-        api.state.outbox.clone(),
-        api.state.pool.clone(),
-        api.state.feed.clone(),
-        4,
-    ));
+    let api = Api::delivering(pool);
     Team::on(api, Value::Null, &["a", "b"]).await
 }
 
@@ -39,6 +32,25 @@ async fn subscribe(t: &Team, url: &str, events: Value) -> Value {
 async fn events_after(t: &Team, after: i64) -> Vec<Value> {
     let page = t.api.get(&format!("/v1/teams/t/events?after={after}&limit=500"), &t.coord).await;
     page.expect(200, None)["items"].as_array().unwrap().clone()
+}
+
+/// The webhook or forge at `url` once `done` holds of it (the delivery worker records an
+/// attempt after the receiver has seen it).
+async fn once(t: &Team, url: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let target = t.api.get(url, ADMIN).await.expect(200, None).clone();
+        if done(&target) {
+            return target;
+        }
+        assert!(started.elapsed() < WAIT, "not as expected: {target}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The webhook or forge at `url` once its delivery worker has disabled it.
+async fn disabled(t: &Team, url: &str) -> Value {
+    once(t, url, |target| target["enabled"] == false).await
 }
 
 /// Creates `key` (version 1 with ref `sha1`), rejects it, assigns `b`, revises it (ref `sha2`)
@@ -199,8 +211,8 @@ async fn deliveries_are_signed_in_order_and_none_is_lost_while_the_receiver_is_d
     review_cycle(&t, "billing", &"3".repeat(40), &"4".repeat(40)).await;
     receiver.until(WAIT, |r| r.iter().any(|d| d.answered == 503)).await;
     let url = format!("/v1/teams/t/webhooks/{id}");
-    let failing = t.api.get(&url, ADMIN).await.expect(200, None)["delivery"].clone();
-    assert_eq!(failing["failed_attempts"], 1);
+    let failing =
+        once(&t, &url, |w| w["delivery"]["failed_attempts"].as_i64() >= Some(1)).await["delivery"].clone();
     assert!(failing["next_attempt_at"].is_string() && failing["failing_since"].is_string(), "{failing}");
     let log = t.api.get(&format!("{url}/deliveries"), ADMIN).await.expect(200, None)["items"].clone();
     let failed = &log[0];
@@ -237,8 +249,8 @@ async fn deliveries_are_signed_in_order_and_none_is_lost_while_the_receiver_is_d
         "the retry keeps its webhook-id"
     );
     verify_signatures(secret, &got);
-    let caught_up = t.api.get(&url, ADMIN).await.expect(200, None)["delivery"].clone();
-    assert_eq!(caught_up["cursor"], *all.last().unwrap());
+    let last = *all.last().unwrap();
+    let caught_up = once(&t, &url, |w| w["delivery"]["cursor"] == last).await["delivery"].clone();
     assert_eq!(caught_up["failed_attempts"], 0);
 
     // A delivered event sent again by hand keeps its webhook-id too.
@@ -273,8 +285,8 @@ async fn filters_gone_and_enabling_again(pool: PgPool) {
     receiver.answer(410);
     review_cycle(&t, "auth", &"1".repeat(40), &"2".repeat(40)).await;
     receiver.until(WAIT, |r| r.iter().any(|d| d.answered == 410)).await;
-    let gone = t.api.get(&url, ADMIN).await.expect(200, None).clone();
-    assert_eq!((gone["enabled"].clone(), gone["disabled_reason"].clone()), (json!(false), json!("gone")));
+    let gone = disabled(&t, &url).await;
+    assert_eq!(gone["disabled_reason"], "gone");
     let log = events_after(&t, 0).await;
     let disabled =
         log.iter().find(|e| e["type"] == "webhook.disabled").expect("an event says it was disabled");
@@ -407,6 +419,8 @@ async fn github_and_gitlab_get_the_statuses_of_a_whole_review_cycle_in_order(poo
     }
 
     // Both logs list the attempts; the forge is removed and posts nothing more.
+    let last = events_after(&t, 0).await.last().unwrap()["seq"].clone();
+    once(&t, "/v1/teams/t/forges/github", |f| f["delivery"]["cursor"] == last).await;
     let log =
         t.api.get("/v1/teams/t/forges/github/deliveries", ADMIN).await.expect(200, None)["items"].clone();
     assert!(log.as_array().unwrap().len() >= 4 && log[0]["response_status"] == 201, "{log}");
@@ -432,8 +446,7 @@ async fn a_forge_failing_for_five_days_is_disabled_and_says_so(pool: PgPool) {
     t.api.post("/v1/teams/t/artifacts", &t.coord, create).await.expect(201, None);
     github.until(WAIT, |r| !r.is_empty()).await;
     // Failing since six days: the next failure gives up.
-    let failing = t.api.get("/v1/teams/t/forges/github", ADMIN).await.expect(200, None)["delivery"].clone();
-    assert_eq!(failing["failed_attempts"], 1, "{failing}");
+    once(&t, "/v1/teams/t/forges/github", |f| f["delivery"]["failed_attempts"] == 1).await;
     sqlx::query(
         "update delivery_targets set failing_since = now() - interval '6 days', next_attempt_at = now()",
     )
@@ -442,16 +455,7 @@ async fn a_forge_failing_for_five_days_is_disabled_and_says_so(pool: PgPool) {
     .unwrap();
     t.api.state.outbox.wake.notify_one();
     github.until(WAIT, |r| r.len() >= 2).await;
-    let started = std::time::Instant::now();
-    loop {
-        let forge = t.api.get("/v1/teams/t/forges/github", ADMIN).await.expect(200, None).clone();
-        if forge["enabled"] == false {
-            assert_eq!(forge["disabled_reason"], "failing");
-            break;
-        }
-        assert!(started.elapsed() < WAIT, "not disabled: {forge}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    assert_eq!(disabled(&t, "/v1/teams/t/forges/github").await["disabled_reason"], "failing");
     let log = events_after(&t, 0).await;
     assert!(log.iter().any(|e| e["type"] == "forge.disabled" && e["data"]["disabled_reason"] == "failing"));
 }
@@ -475,4 +479,44 @@ fn the_guide_lists_every_event_type() {
             .unwrap_or_else(|| panic!("docs/webhooks.md has no row for {kind}"));
         assert!(line.contains(&format!("`{data}`")), "the row of {kind} names its data, {data}: {line}");
     }
+}
+
+/// After a key rotation, a start seals every secret again with the new key: the old key is then
+/// no longer needed, and deliveries sign as before.
+#[sqlx::test]
+async fn secrets_are_sealed_again_with_a_new_key(pool: PgPool) {
+    use reviewlock::app::deliver;
+    use reviewlock::seal::Keys;
+    let t = team(pool).await;
+    let receiver = Receiver::start().await;
+    let hook = subscribe(&t, &receiver.url, json!(["artifact.created"])).await;
+    let forge = json!({ "kind": "github", "api_url": receiver.url, "repository": "acme/web", "token": "t" });
+    t.api.put("/v1/teams/t/forges/github", ADMIN, forge).await.expect(201, None);
+    let stored = || async {
+        sqlx::query_scalar::<_, Vec<u8>>("select secret from delivery_targets order by kind")
+            .fetch_all(&t.api.pool)
+            .await
+            .unwrap()
+    };
+    let before = stored().await;
+
+    let new_key = "YW5vdGhlciByZXZpZXdsb2NrIGtleSwgMzIgYnl0ZXM=";
+    let rotated = Keys::parse(new_key, &[crate::common::SECRET_KEY.to_owned()]).unwrap();
+    assert_eq!(deliver::reseal(&t.api.state.pool, &rotated).await.unwrap(), 2);
+    assert_eq!(deliver::reseal(&t.api.state.pool, &rotated).await.unwrap(), 0, "nothing left to seal again");
+    let after = stored().await;
+    assert!(before.iter().zip(&after).all(|(b, a)| b != a));
+    assert!(after.iter().all(|sealed| rotated.is_current(sealed)));
+
+    // Only the new key now: a webhook delivery still signs with the subscription's secret.
+    let only_new = Keys::parse(new_key, &[]).unwrap();
+    let row = sqlx::query_as::<_, reviewlock::store::targets::TargetRow>(
+        "select * from delivery_targets where kind = 'webhook'",
+    )
+    .fetch_one(&t.api.pool)
+    .await
+    .unwrap();
+    assert_eq!(deliver::signing_secrets(&only_new, &row).unwrap(), [hook["secret"].as_str().unwrap()]);
+    let old_only = Keys::parse(crate::common::SECRET_KEY, &[]).unwrap();
+    assert!(deliver::signing_secrets(&old_only, &row).is_err(), "the old key opens nothing any more");
 }

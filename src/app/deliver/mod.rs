@@ -38,6 +38,10 @@ use crate::store::{Db, listener::Feed};
 /// How often every replica looks for work without a wake-up.
 pub const POLL: Duration = Duration::from_secs(5);
 
+/// The least time between two looks for work: under a stream of events, a replica looks at
+/// most this often, not once per event.
+const SETTLE: Duration = Duration::from_millis(100);
+
 /// How long one turn at a target may go on sending before the target goes back to the pool
 /// of work (so one busy target does not hold a worker forever).
 const TURN: Duration = Duration::from_secs(20);
@@ -91,6 +95,7 @@ pub async fn run(outbox: Outbox, db: Db, feed: Feed, concurrency: usize) {
     let busy: Arc<Mutex<HashSet<(String, Uuid)>>> = Arc::default();
     let activity = feed.activity();
     loop {
+        let looked = tokio::time::Instant::now();
         let next_retry = match look_for_work(&outbox, &db, &permits, &busy).await {
             Ok(next) => next,
             Err(e) => {
@@ -107,6 +112,7 @@ pub async fn run(outbox: Outbox, db: Db, feed: Feed, concurrency: usize) {
             () = outbox.wake.notified() => {}
             () = tokio::time::sleep(wait) => {}
         }
+        tokio::time::sleep_until(looked + SETTLE).await;
     }
 }
 
@@ -170,7 +176,7 @@ async fn send_due(outbox: &Outbox, conn: &mut sqlx::PgConnection, team: &str, id
     let started = tokio::time::Instant::now();
     // Read again under the lock: another replica may have moved it on.
     while started.elapsed() < TURN {
-        let Some(target) = targets::find(conn, team, id).await? else { return Ok(()) };
+        let Some(mut target) = targets::find(conn, team, id).await? else { return Ok(()) };
         if !target.enabled || target.next_attempt_at.is_some_and(|at| at > Utc::now()) {
             return Ok(());
         }
@@ -190,6 +196,8 @@ async fn send_due(outbox: &Outbox, conn: &mut sqlx::PgConnection, team: &str, id
             if !attempt(outbox, conn, &target, &row, send).await? {
                 return Ok(());
             }
+            // As `advance` left the row: the next event's attempts count from 0.
+            (target.cursor, target.attempts) = (row.seq, 0);
             done = row.seq;
             if started.elapsed() >= TURN {
                 break;
