@@ -8,8 +8,8 @@ use crate::auth;
 use crate::domain::Scope;
 use crate::domain::TeamId;
 use crate::error::{Error, Result};
-use crate::resources::CreatedToken;
 use crate::resources::events::{EventData, TokenCreated, TokenRevoked};
+use crate::resources::{CallingToken, CreatedToken};
 use crate::store::events::NewEvent;
 use crate::store::tokens::TokenRow;
 use crate::store::{Db, agents, teams, tokens};
@@ -88,6 +88,18 @@ pub async fn revoke_token(
         Ok(Done::new(Change::Removed, (), event))
     })
     .await
+}
+
+/// The token a request is made with, as `team` sees it (another team's token: not found).
+pub fn calling(actor: &Actor, team: &TeamId) -> Result<CallingToken> {
+    actor.require(team, Scope::Read)?;
+    Ok(CallingToken {
+        id: actor.token_id,
+        name: actor.token_name.clone(),
+        scope: actor.scope,
+        agent: actor.agent.clone(),
+        server_wide: actor.is_server_admin(),
+    })
 }
 
 /// Server-wide tokens (tokens of no team) are the server-wide admin's alone.

@@ -14,13 +14,14 @@ use crate::error::Result;
 use crate::http::extract::{Json, Path};
 use crate::http::preconditions::reply;
 use crate::http::state::AppState;
-use crate::resources::{CreatedToken, Token};
+use crate::resources::{CallingToken, CreatedToken, Token};
 use crate::validate::{Fields, MAX_NAME};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(create_token, list_tokens))
         .routes(routes!(revoke_token))
+        .routes(routes!(calling_token))
         .routes(routes!(create_server_token, list_server_tokens))
         .routes(routes!(revoke_server_token))
 }
@@ -109,6 +110,18 @@ async fn revoke_token(
     let outcome = tokens::revoke_token(&state.pool, &actor, &pre, &team, id).await?;
     state.auth.tokens.clear();
     Ok(reply(outcome))
+}
+
+/// The token this request is made with.
+///
+/// Its name, scope and agent, as the team sees it: what a page or a tool may offer its holder
+/// (a `user` token resolves deadlocks and lifts lockouts). Never its secret. Any token of the
+/// team, or a server-wide one.
+#[utoipa::path(get, path = "/v1/teams/{team}/token", tag = "tokens",
+    params(("team" = String, Path, description = "team id")),
+    responses((status = 200, description = "the calling token", body = CallingToken)))]
+async fn calling_token(actor: Actor, Path(team): Path<TeamId>) -> Result<axum::Json<CallingToken>> {
+    Ok(axum::Json(tokens::calling(&actor, &team)?))
 }
 
 /// Create a server-wide admin token.

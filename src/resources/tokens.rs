@@ -20,6 +20,23 @@ pub struct Token {
     pub created_at: DateTime<Utc>,
 }
 
+/// The token a request is made with.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CallingToken {
+    /// Null for the server-wide admin token set by `REVIEWLOCK_ADMIN_TOKEN`, which is
+    /// configuration, not a stored token.
+    #[schema(required = true)]
+    pub id: Option<uuid::Uuid>,
+    #[schema(example = "alice")]
+    pub name: String,
+    pub scope: Scope,
+    /// The agent an `agent` token acts as.
+    #[schema(required = true)]
+    pub agent: Option<String>,
+    /// A server-wide admin token: an admin of every team.
+    pub server_wide: bool,
+}
+
 /// A new token with its secret, shown only in this response.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CreatedToken {

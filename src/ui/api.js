@@ -176,24 +176,11 @@ export class Api {
   }
 
   /**
-   * Whether this token may resolve deadlocks and lift lockouts (scope `user`), asked of the
-   * server without changing anything: a resolution of an artifact this team cannot hold under
-   * an `If-Match` no revision has. Only a `user` token passes the scope check, to be refused
-   * next as `not_found` or `precondition_failed`; any other is refused `forbidden` first.
+   * Whether this token may resolve deadlocks and lift lockouts: its scope is `user`, as
+   * `GET /v1/teams/{team}/token` says.
    */
   async mayAct() {
-    try {
-      await this.call(
-        'POST',
-        teamPath(this.team, 'artifacts', 'reviewlock-board-scope-probe', 'resolution'),
-        { action: 'abandon', reason: 'the board asks whether this token may act; nothing changes' },
-        { 'If-Match': '"reviewlock-board-scope-probe"' },
-      );
-      return true;
-    } catch (e) {
-      if (e instanceof Problem && (e.code === 'not_found' || e.code === 'precondition_failed')) return true;
-      if (e instanceof Problem && e.code === 'forbidden') return false;
-      throw e;
-    }
+    const token = await this.get(teamPath(this.team, 'token'));
+    return token.scope === 'user';
   }
 }

@@ -119,6 +119,7 @@ fn route_table() -> Vec<(&'static str, &'static str, Need, Value)> {
         ("GET", "/v1/teams/{team}/events/stream", Read, none.clone()),
         ("GET", "/v1/teams/{team}/lockouts", Read, none.clone()),
         ("GET", "/v1/teams/{team}/tokens", Admin, none.clone()),
+        ("GET", "/v1/teams/{team}/token", Read, none.clone()),
         ("POST", "/v1/teams/{team}/tokens", Admin, json!({ "name": "backdoor", "scope": "admin" })),
         ("DELETE", "/v1/teams/{team}/tokens/{id}", Admin, none.clone()),
         ("GET", "/v1/tokens", ServerAdmin, none.clone()),

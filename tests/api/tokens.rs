@@ -284,3 +284,26 @@ async fn without_a_valid_token_every_v1_route_is_401(pool: PgPool) {
     problem(&api.get("/v1/teams/nowhere", ADMIN).await, 404, "not_found");
     problem(&api.get("/v1/teams/alpha/agents/ann", ADMIN).await, 404, "not_found");
 }
+
+/// `GET /v1/teams/{team}/token` says which token calls, never its secret; another team's token
+/// finds no team there.
+#[sqlx::test]
+async fn a_token_knows_itself_and_only_in_its_team(pool: PgPool) {
+    let api = Api::new(pool);
+    api.team("alpha", Value::Null).await;
+    api.team("beta", Value::Null).await;
+    api.agent("alpha", "ann", json!({ "roles": ["engineer"] })).await;
+    let body = json!({ "name": "ann-bot", "scope": "agent", "agent": "ann" });
+    let created = api.post("/v1/teams/alpha/tokens", ADMIN, body).await.expect(201, None).clone();
+    let secret = created["token"].as_str().unwrap();
+    let me = api.get("/v1/teams/alpha/token", secret).await.expect(200, None).clone();
+    assert_eq!(
+        me,
+        json!({ "id": created["id"], "name": "ann-bot", "scope": "agent", "agent": "ann", "server_wide": false })
+    );
+    let user = api.token("alpha", "user").await;
+    assert_eq!(api.get("/v1/teams/alpha/token", &user).await.expect(200, None)["scope"], "user");
+    let admin = api.get("/v1/teams/beta/token", ADMIN).await.expect(200, None).clone();
+    assert_eq!((admin["id"].clone(), admin["server_wide"].clone()), (Value::Null, json!(true)));
+    api.get("/v1/teams/beta/token", secret).await.expect(404, Some("not_found"));
+}

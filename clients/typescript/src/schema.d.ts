@@ -566,6 +566,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/teams/{team}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The token this request is made with.
+         * @description Its name, scope and agent, as the team sees it: what a page or a tool may offer its holder
+         *     (a `user` token resolves deadlocks and lifts lockouts). Never its secret. Any token of the
+         *     team, or a server-wide one.
+         */
+        get: operations["calling_token"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{team}/tokens": {
         parameters: {
             query?: never;
@@ -1249,6 +1271,22 @@ export interface components {
              * @enum {string}
              */
             type: "assignment.released";
+        };
+        /** @description The token a request is made with. */
+        CallingToken: {
+            /** @description The agent an `agent` token acts as. */
+            agent: string | null;
+            /**
+             * Format: uuid
+             * @description Null for the server-wide admin token set by `REVIEWLOCK_ADMIN_TOKEN`, which is
+             *     configuration, not a stored token.
+             */
+            id: string | null;
+            /** @example alice */
+            name: string;
+            scope: components["schemas"]["Scope"];
+            /** @description A server-wide admin token: an admin of every team. */
+            server_wide: boolean;
         };
         /** @description May this agent write this artifact, or these files? */
         CheckInput: {
@@ -8138,6 +8176,165 @@ export interface operations {
              *
              *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    calling_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description team id */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the calling token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallingToken"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
              */
             422: {
                 headers: {

@@ -27,6 +27,7 @@ from .assignment_input import AssignmentInput
 from .assignment_released import AssignmentReleased
 from .assignment_released_event import AssignmentReleasedEvent
 from .assignment_released_event_type import AssignmentReleasedEventType
+from .calling_token import CallingToken
 from .check_input import CheckInput
 from .check_result import CheckResult
 from .code import Code
@@ -164,6 +165,7 @@ __all__ = (
     "AssignmentReleased",
     "AssignmentReleasedEvent",
     "AssignmentReleasedEventType",
+    "CallingToken",
     "CheckInput",
     "CheckResult",
     "Code",
