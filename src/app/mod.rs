@@ -13,6 +13,7 @@ pub mod check;
 pub mod create;
 pub mod events;
 pub mod globs;
+pub mod index;
 pub mod lift;
 pub mod reads;
 pub mod ref_check;

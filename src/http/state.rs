@@ -7,8 +7,9 @@ use sqlx::PgPool;
 
 use crate::app::authenticate::{Authenticator, TokenCache};
 use crate::app::globs::Coverage;
+use crate::app::index::{Index, IndexSettings};
 use crate::config::McpSettings;
-use crate::metrics::DatabaseGauges;
+use crate::metrics::{DatabaseGauges, IndexGauges};
 use crate::rate_limit::RateLimiter;
 use crate::store::Db;
 use crate::store::listener::Feed;
@@ -32,12 +33,18 @@ pub struct AppState {
     pub database_gauges: Arc<DatabaseGauges>,
     /// What `/mcp` accepts besides a token (`REVIEWLOCK_MCP_ALLOWED_HOSTS`, `…_ORIGINS`).
     pub mcp: Arc<McpSettings>,
+    /// The lockout index: answers checks and unchanged conditional polls while it is current.
+    pub index: Index,
+    /// Its size and use, for `/metrics`.
+    pub index_gauges: Arc<IndexGauges>,
 }
 
 impl AppState {
     pub fn new(pool: PgPool) -> Self {
         let pool = Db::new(pool);
         let feed = Feed::new(pool.clone());
+        let index_gauges = Arc::new(IndexGauges::default());
+        let index = Index::new(pool.clone(), &feed, IndexSettings::default(), index_gauges.clone());
         Self {
             pool,
             auth: Authenticator {
@@ -52,6 +59,15 @@ impl AppState {
             coverage: Arc::default(),
             database_gauges: Arc::default(),
             mcp: Arc::default(),
+            index,
+            index_gauges,
         }
+    }
+
+    /// The state with the lockout index set up by `settings` (off: every check asks the
+    /// database).
+    pub fn with_index(mut self, settings: IndexSettings) -> Self {
+        self.index = Index::new(self.pool.clone(), &self.feed, settings, self.index_gauges.clone());
+        self
     }
 }
