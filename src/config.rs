@@ -249,6 +249,9 @@ pub struct CheckArgs {
     /// Longest wait for the answer (connecting included).
     #[arg(long, env = "REVIEWLOCK_TIMEOUT", default_value = "2s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Answer from the team's state at or past this event seq (a write's `Reviewlock-Seq`).
+    #[arg(long, env = "REVIEWLOCK_MIN_SEQ")]
+    pub min_seq: Option<i64>,
 }
 
 /// The agent runtimes whose pre-tool hook payloads `reviewlock hook` reads.
@@ -301,6 +304,11 @@ pub struct HookArgs {
     /// Longest wait for reviewlock's answer; past it the call is blocked.
     #[arg(long, env = "REVIEWLOCK_TIMEOUT", default_value = "2s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Answer from the team's state at or past this event seq: the `Reviewlock-Seq` of the write
+    /// that set up this agent's session (the assignment that spawned it, say), so a replica
+    /// that has not yet applied it asks the database rather than miss it.
+    #[arg(long, env = "REVIEWLOCK_MIN_SEQ")]
+    pub min_seq: Option<i64>,
     /// Shell commands: `allow` (the default) lets them through, `deny` blocks them all. A shell
     /// command's writes cannot be read reliably from its text, so neither checks them.
     #[arg(long, env = "REVIEWLOCK_SHELL", value_enum, default_value = "allow")]

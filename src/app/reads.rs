@@ -77,15 +77,14 @@ pub async fn get(
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<ArtifactStatus>> {
     actor.require(team, Scope::Read)?;
-    let mut held = held.map(Some);
+    // The index knows the ETag: a match is 304 with no read; a mismatch reads the body alone.
+    let mut held = held;
     if let Some(Some(etag)) = index.artifact_etag(team, key)
-        && let Some(held) = held.as_mut().and_then(Option::take)
+        && let Some(matches) = held.take()
+        && matches(&etag)
     {
-        if held(&etag) {
-            return Ok(Fetched::Unchanged(etag));
-        }
+        return Ok(Fetched::Unchanged(etag));
     }
-    let held = held.flatten();
     pool.read(async |conn| {
         if let Some(held) = held {
             let (revision, team_revision) =

@@ -65,6 +65,6 @@ pub struct CheckResult {
     /// The team's event seq the answer reflects: the state after that event, at or past the
     /// request's `min_seq`.
     #[serde(default)]
-    #[schema(example = 42)]
+    #[schema(required = true, example = 42)]
     pub seq: i64,
 }

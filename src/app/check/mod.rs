@@ -2,7 +2,7 @@
 //! Answered by the replica's lockout index (`app::index`) while it is current, else by the
 //! database; both feed the same [`decide`].
 
-mod decide;
+pub mod decide;
 
 pub use self::decide::{Facts, Locked, Question, decide};
 use crate::app::actor::{Actor, team_not_found};

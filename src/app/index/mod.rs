@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Notify, watch};
 
-use self::team::TeamState;
-use crate::app::check::Question;
+use self::team::{Artifact, TeamState};
+use crate::app::check::decide::Question;
 use crate::app::globs::Coverage;
 pub use crate::config::IndexSettings;
 use crate::metrics::IndexGauges;
@@ -331,11 +331,13 @@ impl Follower for Inner {
 enum Read {
     /// The team does not exist.
     Gone,
+    /// The team has more artifacts than the whole budget: not read.
+    Oversized(u64),
     /// The team whole.
-    All(store::TeamRecord, Vec<store::Loaded>),
+    All(store::TeamRecord, Vec<Artifact>),
     /// What changed after the seq the state holds: the keys the events named, and those
     /// artifacts re-read.
-    Changes(store::TeamRecord, Vec<String>, Vec<store::Loaded>),
+    Changes(store::TeamRecord, Vec<String>, Vec<Artifact>),
 }
 
 /// A team's task: reads what changed on each wake-up, until the team is dropped.
@@ -367,25 +369,35 @@ async fn catch_up(inner: &Inner, team: &Team) -> sqlx::Result<()> {
     let heard = team.notified.load(Ordering::SeqCst);
     let since = team.state.read().unwrap_or_else(PoisonError::into_inner).as_ref().map(|s| s.seq);
     let id = &*team.id;
+    let budget = inner.settings.budget;
     let read = inner
         .db
         .snapshot(async |conn| {
             let Some(record) = store::index_team(conn, id).await? else {
                 return Ok::<_, sqlx::Error>(Read::Gone);
             };
+            let whole = async |conn: &mut sqlx::PgConnection, record: store::TeamRecord| {
+                let size = store::index_size(conn, id).await?.max(0) as u64;
+                if size + (record.roster.0.len() + record.aliases.len()) as u64 > budget {
+                    return Ok(Read::Oversized(size));
+                }
+                let mut all = Vec::with_capacity(size as usize);
+                store::index_artifacts(conn, id, None, |l| all.push(Artifact::from_loaded(&l))).await?;
+                Ok(Read::All(record, all))
+            };
             let Some(since) = since else {
-                let all = store::index_artifacts(conn, id, None).await?;
-                return Ok(Read::All(record, all));
+                return whole(conn, record).await;
             };
             if record.seq == since {
                 return Ok(Read::Changes(record, Vec::new(), Vec::new()));
             }
             let (keys, _) = store::index_changes(conn, id, since).await?;
             if keys.len() > REREAD_ALL {
-                let all = store::index_artifacts(conn, id, None).await?;
-                return Ok(Read::All(record, all));
+                return whole(conn, record).await;
             }
-            let changed = store::index_artifacts(conn, id, Some(&keys)).await?;
+            let mut changed = Vec::with_capacity(keys.len());
+            store::index_artifacts(conn, id, Some(&keys), |l| changed.push(Artifact::from_loaded(&l)))
+                .await?;
             Ok(Read::Changes(record, keys, changed))
         })
         .await?;
@@ -396,6 +408,11 @@ async fn catch_up(inner: &Inner, team: &Team) -> sqlx::Result<()> {
         }
         match (read, state.as_mut()) {
             (Read::Gone, _) => *state = None,
+            (Read::Oversized(size), _) => {
+                *state = None;
+                team.oversized.store(true, Ordering::Relaxed);
+                tracing::warn!(team = %team.id, artifacts = size, budget, "a team larger than the lockout index's budget: the database answers its checks");
+            }
             (Read::All(record, all), _) => *state = Some(TeamState::new(record, all, heard)),
             (Read::Changes(record, keys, changed), Some(held)) => held.apply(record, &keys, changed, heard),
             // Dropped meanwhile (over the budget): read it whole next time.

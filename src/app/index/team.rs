@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::app::check::{Facts, Locked, Question, decide};
+use crate::app::check::decide::{Facts, Locked, Question, decide};
 use crate::app::globs::Coverage;
 use crate::domain::{self, Policy, Roster, State};
 use crate::resources::CheckResult;
@@ -30,8 +30,10 @@ pub(super) struct TeamState {
     locked: BTreeSet<String>,
 }
 
-/// What a check and a conditional read need of an artifact.
-struct Artifact {
+/// What a check and a conditional read need of an artifact: what the index keeps of a
+/// [`Loaded`], which it drops at once.
+pub(super) struct Artifact {
+    key: String,
     id: i64,
     paths: Vec<String>,
     revision: i64,
@@ -42,9 +44,10 @@ struct Artifact {
 }
 
 impl Artifact {
-    fn from_loaded(loaded: &Loaded) -> Artifact {
+    pub fn from_loaded(loaded: &Loaded) -> Artifact {
         let rules = loaded.to_domain();
         Artifact {
+            key: loaded.artifact.key.clone(),
             id: loaded.artifact.id,
             paths: loaded.artifact.paths.clone(),
             revision: loaded.artifact.revision,
@@ -64,7 +67,7 @@ fn locked<'a>(key: &'a str, a: &'a Artifact) -> Locked<'a> {
 
 impl TeamState {
     /// The team from one snapshot: `record` and every artifact.
-    pub fn new(record: TeamRecord, artifacts: Vec<Loaded>, synced: u64) -> TeamState {
+    pub fn new(record: TeamRecord, artifacts: Vec<Artifact>, synced: u64) -> TeamState {
         let mut state = TeamState {
             seq: 0,
             synced,
@@ -83,7 +86,7 @@ impl TeamState {
     /// Applies what one snapshot read after `self.seq`: the team whole but its artifacts, the
     /// keys of the artifacts the events since named (`changed`) and those of them that exist,
     /// re-read. Afterwards the state is the team's at `record.seq`.
-    pub fn apply(&mut self, record: TeamRecord, changed: &[String], artifacts: Vec<Loaded>, synced: u64) {
+    pub fn apply(&mut self, record: TeamRecord, changed: &[String], artifacts: Vec<Artifact>, synced: u64) {
         self.seq = record.seq;
         self.synced = synced;
         self.policy = record.policy;
@@ -93,16 +96,16 @@ impl TeamState {
         for key in changed {
             self.remove(key);
         }
-        for loaded in artifacts {
-            self.remove(&loaded.artifact.key);
-            let artifact = Artifact::from_loaded(&loaded);
+        for mut artifact in artifacts {
+            let key = std::mem::take(&mut artifact.key);
+            self.remove(&key);
             for agent in &artifact.locked {
-                self.lockouts.entry(agent.clone()).or_default().insert(loaded.artifact.key.clone());
+                self.lockouts.entry(agent.clone()).or_default().insert(key.clone());
             }
             if !artifact.locked.is_empty() {
-                self.locked.insert(loaded.artifact.key.clone());
+                self.locked.insert(key.clone());
             }
-            self.artifacts.insert(loaded.artifact.key, artifact);
+            self.artifacts.insert(key, artifact);
         }
     }
 

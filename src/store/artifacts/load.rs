@@ -433,37 +433,42 @@ pub async fn index_team(conn: &mut PgConnection, team: &str) -> sqlx::Result<Opt
     }))
 }
 
-/// The team's artifacts, each as a status read loads it: every one, or those of `keys` (an
-/// artifact no longer there is left out).
+/// The team's artifacts, each as a status read loads it, handed to `each` one at a time as
+/// they arrive (a team may have a million): every one, or those of `keys` (an artifact no longer
+/// there is left out).
 pub async fn index_artifacts(
     conn: &mut PgConnection,
     team: &str,
     keys: Option<&[String]>,
-) -> sqlx::Result<Vec<Loaded>> {
-    let rows: Vec<Json<Loaded>> = match keys {
-        None => {
-            sqlx::query_scalar(concat!(
-                "select ",
-                artifact_json!("k.key"),
-                " from teams t join artifacts k on k.team_id = t.id where t.id = $1"
-            ))
-            .bind(team)
-            .fetch_all(conn)
-            .await?
-        }
-        Some(keys) => {
-            sqlx::query_scalar(concat!(
-                "select ",
-                artifact_json!("k.key"),
-                " from teams t join artifacts k on k.team_id = t.id where t.id = $1 and k.key = any($2)"
-            ))
-            .bind(team)
-            .bind(keys)
-            .fetch_all(conn)
-            .await?
-        }
+    mut each: impl FnMut(Loaded),
+) -> sqlx::Result<()> {
+    use futures_util::TryStreamExt;
+    let mut rows = match keys {
+        None => sqlx::query_scalar::<_, Json<Loaded>>(concat!(
+            "select ",
+            artifact_json!("k.key"),
+            " from teams t join artifacts k on k.team_id = t.id where t.id = $1"
+        ))
+        .bind(team)
+        .fetch(conn),
+        Some(keys) => sqlx::query_scalar::<_, Json<Loaded>>(concat!(
+            "select ",
+            artifact_json!("k.key"),
+            " from teams t join artifacts k on k.team_id = t.id where t.id = $1 and k.key = any($2)"
+        ))
+        .bind(team)
+        .bind(keys)
+        .fetch(conn),
     };
-    Ok(rows.into_iter().map(|r| r.0).collect())
+    while let Some(row) = rows.try_next().await? {
+        each(row.0);
+    }
+    Ok(())
+}
+
+/// How many artifacts the team has: what reading it whole would cost.
+pub async fn index_size(conn: &mut PgConnection, team: &str) -> sqlx::Result<i64> {
+    sqlx::query_scalar("select count(*) from artifacts where team_id = $1").bind(team).fetch_one(conn).await
 }
 
 /// What the team's events after `after` changed: the artifacts they name, and whether one names
