@@ -325,7 +325,10 @@ impl Rng {
 
 const KEYS: [&str; 8] = ["web", "api", "svc/auth.rs", "docs", "pr-42", "lib.core", "cfg", "ui"];
 const AGENTS: [&str; 6] = ["a", "b", "c", "d", "q", "r"];
-const FILES: [&str; 10] = [
+const FILES: [&str; 13] = [
+    "src/web",
+    "ui",
+    "src/web/deep/x.rs",
     "src/web/a.rs",
     "src/api/v1/h.rs",
     "svc/auth.rs",
@@ -337,7 +340,9 @@ const FILES: [&str; 10] = [
     "ui/index.html",
     "./src//web/../api/v1/h.rs",
 ];
-const GLOBS: [&[&str]; 7] = [
+const GLOBS: [&[&str]; 9] = [
+    &["src/web/*.rs", "ui"],
+    &["src/web/**/x.rs", "src/{api,web}/v1/*.rs"],
     &["src/web/**"],
     &["src/api/**", "src/shared/*.rs"],
     &["svc/auth.rs"],
@@ -424,7 +429,7 @@ async fn random_write(api: &Api, user: &str, rng: &mut Rng) {
             api.post(&format!("{artifact}/versions"), ADMIN, json!({ "author": agent })).await;
         }
         ("deadlocked", _) => {
-            let body = if rng.below(5) != 0 {
+            let body = if rng.below(10) != 0 {
                 json!({ "action": "assign", "agent": agent, "reason": "fresh eyes" })
             } else {
                 json!({ "action": "abandon", "reason": "dropped" })

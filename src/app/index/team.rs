@@ -1,10 +1,11 @@
 //! One team as the index holds it: what a check needs, at one seq of the team's log.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use crate::app::check::decide::{Facts, Locked, Question, decide};
 use crate::app::globs::Coverage;
-use crate::domain::{self, Policy, Roster, State};
+use crate::domain::{self, PendingRemedy, Policy, Remedy, RemedyAction, Roster, State};
 use crate::resources::CheckResult;
 use crate::store::artifacts::{Loaded, TeamRecord, Writer};
 
@@ -28,36 +29,94 @@ pub(super) struct TeamState {
     lockouts: HashMap<String, BTreeSet<String>>,
     /// The keys of the artifacts someone is locked out of.
     locked: BTreeSet<String>,
+    /// Each glob's directory prefix (see [`prefix`]) → the artifacts with such a glob: a file can
+    /// be covered only by the globs filed under one of its own directory prefixes, so a check
+    /// tries those artifacts' globs alone, however many artifacts the team has.
+    by_prefix: HashMap<Box<str>, Vec<Arc<str>>>,
+}
+
+/// The part of a glob before its first wildcard, cut back to its last `/`: every file the glob
+/// matches starts with it (it is "" for a glob that starts with a wildcard, or has no `/`
+/// before one).
+fn prefix(glob: &str) -> &str {
+    let literal = glob.find(['*', '?', '[', '{', '\\']).map_or(glob, |i| &glob[..i]);
+    literal.rfind('/').map_or("", |i| &glob[..i])
+}
+
+/// The prefixes under which a glob that may match `path` is filed: "", every directory of the
+/// path, and the path itself.
+fn prefixes(path: &str) -> impl Iterator<Item = &str> {
+    std::iter::once("").chain(path.match_indices('/').map(|(i, _)| &path[..i])).chain(std::iter::once(path))
 }
 
 /// What a check and a conditional read need of an artifact: what the index keeps of a
-/// [`Loaded`], which it drops at once.
+/// [`Loaded`], which it drops at once. As compact as the rules allow: what `decide_write` reads
+/// of an artifact (its state, cycle, current version's number and author, assignee, the
+/// rejecting reviewer of a pending remedy, the lockouts) and what a path check reads.
 pub(super) struct Artifact {
     key: String,
     id: i64,
     paths: Vec<String>,
     revision: i64,
-    /// As the rules see it.
-    rules: domain::Artifact,
-    /// `rules.lockouts` in id order, as a list.
+    state: State,
+    cycle: i32,
+    number: i32,
+    author: Box<str>,
+    assignee: Option<Box<str>>,
+    /// The reviewer whose rejection's remedy is pending (R11).
+    pending_reviewer: Option<Box<str>>,
+    /// Who is locked out, in id order.
     locked: Vec<String>,
 }
 
 impl Artifact {
     pub fn from_loaded(loaded: &Loaded) -> Artifact {
-        let rules = loaded.to_domain();
+        let a = &loaded.artifact;
+        let mut locked: Vec<String> = loaded.lockouts.iter().map(|l| l.agent_id.clone()).collect();
+        locked.sort_unstable();
+        locked.dedup();
         Artifact {
-            key: loaded.artifact.key.clone(),
-            id: loaded.artifact.id,
-            paths: loaded.artifact.paths.clone(),
-            revision: loaded.artifact.revision,
-            locked: rules.lockouts.iter().cloned().collect(),
-            rules,
+            key: a.key.clone(),
+            id: a.id,
+            paths: a.paths.clone(),
+            revision: a.revision,
+            state: a.state,
+            cycle: a.cycle,
+            number: loaded.current.number,
+            author: loaded.current.author.as_str().into(),
+            assignee: loaded.assignment.as_ref().map(|s| s.agent_id.as_str().into()),
+            pending_reviewer: a.pending_remedy.as_ref().map(|p| p.reviewer.as_str().into()),
+            locked,
         }
     }
 
     fn open(&self) -> bool {
-        self.rules.state != State::Abandoned
+        self.state != State::Abandoned
+    }
+
+    /// The artifact as the rules read it for a write (`domain::decide_write`): what they do not
+    /// read there (contributors, verdicts, the remedy's action and reason) is left empty.
+    fn rules(&self) -> domain::Artifact {
+        domain::Artifact {
+            state: self.state,
+            cycle: self.cycle,
+            current: domain::Version {
+                number: self.number,
+                author: self.author.to_string(),
+                contributors: Vec::new(),
+                git_ref: None,
+                approvals: BTreeSet::new(),
+                rejections: BTreeSet::new(),
+            },
+            lockouts: self.locked.iter().cloned().collect(),
+            assignee: self.assignee.as_deref().map(str::to_owned),
+            pending_remedy: self.pending_reviewer.as_deref().map(|reviewer| PendingRemedy {
+                remedy: Remedy { action: RemedyAction::Reassign, agent: None, expertise: Vec::new() },
+                reviewer: reviewer.to_owned(),
+                reason: String::new(),
+            }),
+            cycle_rejecters: BTreeSet::new(),
+        }
     }
 }
 
@@ -78,6 +137,7 @@ impl TeamState {
             artifacts: BTreeMap::new(),
             lockouts: HashMap::new(),
             locked: BTreeSet::new(),
+            by_prefix: HashMap::new(),
         };
         state.apply(record, &[], artifacts, synced);
         state
@@ -105,6 +165,10 @@ impl TeamState {
             if !artifact.locked.is_empty() {
                 self.locked.insert(key.clone());
             }
+            let shared: Arc<str> = key.as_str().into();
+            for glob in &artifact.paths {
+                self.by_prefix.entry(prefix(glob).into()).or_default().push(shared.clone());
+            }
             self.artifacts.insert(key, artifact);
         }
     }
@@ -120,6 +184,15 @@ impl TeamState {
             }
         }
         self.locked.remove(key);
+        for glob in &old.paths {
+            let filed = prefix(glob);
+            if let Some(keys) = self.by_prefix.get_mut(filed) {
+                keys.retain(|k| &**k != key);
+                if keys.is_empty() {
+                    self.by_prefix.remove(filed);
+                }
+            }
+        }
     }
 
     /// What the state holds, for the budget: artifacts, lockouts, agents and aliases.
@@ -144,35 +217,46 @@ impl TeamState {
             Writer::Named(name) => self.aliases.get(name).cloned(),
             Writer::Nobody => None,
         };
+        // The artifacts whose globs may cover one of the paths (none without paths); the
+        // others cannot match, so only these are tried, in key order as always.
+        let mut candidates: BTreeSet<&str> = BTreeSet::new();
+        for path in &question.paths {
+            for p in prefixes(path) {
+                candidates.extend(self.by_prefix.get(p).into_iter().flatten().map(|k| &**k));
+            }
+        }
+        let candidate = |k: &&str| self.artifacts.get_key_value(*k);
         let locked_paths: Vec<Locked<'_>> = match &writer {
-            Some(w) if self.roster.get(w).is_some_and(|a| a.active && !a.can_author) => self
-                .artifacts
+            Some(w) if self.roster.get(w).is_some_and(|a| a.active && !a.can_author) => candidates
                 .iter()
+                .filter_map(candidate)
                 .filter(|(_, a)| !a.paths.is_empty() && a.open())
                 .map(|(k, a)| locked(k, a))
                 .collect(),
-            Some(w) => self
-                .lockouts
-                .get(w.as_str())
-                .into_iter()
-                .flatten()
-                .filter_map(|k| self.artifacts.get_key_value(k))
-                .filter(|(_, a)| a.open())
-                .map(|(k, a)| locked(k, a))
-                .collect(),
-            None => self
-                .locked
+            Some(w) => {
+                let mine = self.lockouts.get(w.as_str());
+                candidates
+                    .iter()
+                    .filter(|k| mine.is_some_and(|m| m.contains(**k)))
+                    .filter_map(candidate)
+                    .filter(|(_, a)| a.open())
+                    .map(|(k, a)| locked(k, a))
+                    .collect()
+            }
+            None => candidates
                 .iter()
-                .filter_map(|k| self.artifacts.get_key_value(k))
+                .filter(|k| self.locked.contains(**k))
+                .filter_map(candidate)
                 .filter(|(_, a)| !a.paths.is_empty() && a.open())
                 .map(|(k, a)| locked(k, a))
                 .collect(),
         };
+        let rules = question.artifact.and_then(|k| self.artifacts.get(k)).map(Artifact::rules);
         let facts = Facts {
             policy: self.policy,
             roster: &self.roster,
             writer,
-            artifact: question.artifact.and_then(|k| self.artifacts.get(k)).map(|a| &a.rules),
+            artifact: rules.as_ref(),
             locked_paths: locked_paths.into_iter(),
             seq: self.seq,
         };
