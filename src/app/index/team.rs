@@ -263,3 +263,26 @@ impl TeamState {
         decide(facts, question, coverage)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_glob_is_filed_under_a_directory_every_file_it_matches_has() {
+        assert_eq!(prefix("src/web/**"), "src/web");
+        assert_eq!(prefix("src/web/*.rs"), "src/web");
+        assert_eq!(prefix("src/st-1*/x"), "src");
+        assert_eq!(prefix("src/{api,web}/v1/*.rs"), "src");
+        assert_eq!(prefix("svc/auth.rs"), "svc");
+        assert_eq!(prefix("**/*.toml"), "");
+        assert_eq!(prefix("*.md"), "");
+        assert_eq!(prefix("README.md"), "");
+        assert_eq!(prefixes("src/web/a.rs").collect::<Vec<_>>(), ["", "src", "src/web", "src/web/a.rs"]);
+        assert_eq!(prefixes("ui").collect::<Vec<_>>(), ["", "ui"]);
+        // Every file a glob matches is found under one of its prefixes.
+        for (glob, file) in [("src/web/**", "src/web/a/b.rs"), ("ui", "ui"), ("docs/*.md", "docs/x.md")] {
+            assert!(prefixes(file).any(|p| p == prefix(glob)), "{glob} {file}");
+        }
+    }
+}
