@@ -70,7 +70,7 @@ fn env_of(command: &clap::Command, long: &str) -> Option<String> {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the HTTP API (the default).
-    Serve(ServeConfig),
+    Serve(Box<ServeConfig>),
     /// Apply the database migrations (creating the database if needed) and exit.
     Migrate(DatabaseConfig),
     /// Print the OpenAPI spec (the committed `openapi/openapi.json` is its output).
@@ -414,6 +414,29 @@ pub struct ServeConfig {
     /// lookup for as long (a token created through this replica clears it); 0 looks every one up.
     #[arg(long, env = "REVIEWLOCK_TOKEN_CACHE_TTL", default_value = "1s", value_parser = parse_duration)]
     pub token_cache_ttl: Duration,
+    /// The key webhook secrets and forge tokens are sealed with at rest: 32 random bytes in
+    /// base64 (`openssl rand -base64 32`). Without it, no webhook or forge can be set up.
+    #[arg(long, env = "REVIEWLOCK_SECRET_KEY", hide_env_values = true)]
+    pub secret_key: Option<String>,
+    /// Keys used before a rotation, comma-separated: what they sealed still opens, and is sealed
+    /// again with `REVIEWLOCK_SECRET_KEY` at start (docs/webhooks.md, "Key rotation").
+    #[arg(long, env = "REVIEWLOCK_SECRET_KEY_PREVIOUS", hide_env_values = true, value_delimiter = ',')]
+    pub secret_key_previous: Vec<String>,
+    /// The URL people reach this service at (`https://reviewlock.example.com`): commit statuses
+    /// link to the board's page of their artifact under it.
+    #[arg(long, env = "REVIEWLOCK_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Let webhooks and forges use `http` URLs (for a receiver on a trusted network).
+    #[arg(long, env = "REVIEWLOCK_WEBHOOK_ALLOW_HTTP")]
+    pub webhook_allow_http: bool,
+    /// Let webhooks and forges reach loopback, private and link-local addresses (a receiver
+    /// inside your network); refused otherwise, when set up and again at every delivery.
+    #[arg(long, env = "REVIEWLOCK_WEBHOOK_ALLOW_PRIVATE")]
+    pub webhook_allow_private: bool,
+    /// Targets (webhooks, forges) this process delivers to at once; each holds one database
+    /// connection while it sends.
+    #[arg(long, env = "REVIEWLOCK_DELIVERY_CONCURRENCY", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub delivery_concurrency: u16,
     /// `Host` headers `/mcp` answers, comma-separated (a port may follow a host); others get
     /// 403, so a web page whose name resolves to this server cannot reach the tools (DNS
     /// rebinding). Name the host clients use when the server is not on this machine; empty

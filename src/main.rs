@@ -35,7 +35,7 @@ async fn main() -> ExitCode {
         }
         Some(Command::Serve(config)) => {
             reviewlock::telemetry::init();
-            reviewlock::serve(config).await
+            reviewlock::serve(*config).await
         }
         None => {
             reviewlock::telemetry::init();

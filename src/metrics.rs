@@ -34,8 +34,9 @@ use std::time::Duration;
 use metrics::{Label, Unit, counter, describe_counter, describe_histogram, histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use crate::domain::ResolutionAction;
 use crate::domain::{Code, Verdict};
+use crate::domain::{ResolutionAction, TargetKind};
+use crate::outbound::Reply;
 use crate::store::{self, Db};
 
 pub const HTTP_REQUESTS: &str = "reviewlock_http_requests_total";
@@ -45,11 +46,17 @@ pub const REVIEWS: &str = "reviewlock_reviews_total";
 pub const LOCKOUTS_CREATED: &str = "reviewlock_lockouts_created_total";
 pub const DEADLOCKS_OPENED: &str = "reviewlock_deadlocks_opened_total";
 pub const DEADLOCKS_RESOLVED: &str = "reviewlock_deadlocks_resolved_total";
+pub const DELIVERIES: &str = "reviewlock_deliveries_total";
+pub const DELIVERY_DURATION: &str = "reviewlock_delivery_duration_seconds";
+pub const DELIVERY_BACKLOG: &str = "reviewlock_delivery_oldest_undelivered_seconds";
 
 /// Request latency buckets, in seconds: 1 ms to 10 s. A long poll that waits (up to its `wait`,
 /// 60 s at most) lands in the upper buckets or `+Inf`; an event stream is timed to its first byte.
 const LATENCY_BUCKETS: [f64; 13] =
     [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0];
+
+/// Delivery attempts take up to the outbound timeout (15 s).
+const DELIVERY_BUCKETS: [f64; 10] = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 15.0];
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
@@ -60,6 +67,8 @@ pub fn handle() -> &'static PrometheusHandle {
     HANDLE.get_or_init(|| {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(Matcher::Full(HTTP_DURATION.into()), &LATENCY_BUCKETS)
+            .expect("the bucket list is not empty")
+            .set_buckets_for_metric(Matcher::Full(DELIVERY_DURATION.into()), &DELIVERY_BUCKETS)
             .expect("the bucket list is not empty")
             .build_recorder();
         let handle = recorder.handle();
@@ -97,6 +106,16 @@ pub fn describe() {
     }
     for action in ResolutionAction::ALL {
         counter!(DEADLOCKS_RESOLVED, "action" => action.as_str()).absolute(0);
+    }
+    describe_counter!(
+        DELIVERIES,
+        "Delivery attempts of webhooks and commit statuses, by target kind (webhook, forge) and outcome (success: a 2xx; failure: another status; error: no response)."
+    );
+    describe_histogram!(DELIVERY_DURATION, Unit::Seconds, "Time a delivery attempt took, by target kind.");
+    for kind in TargetKind::ALL {
+        for outcome in Delivery::ALL {
+            counter!(DELIVERIES, "kind" => kind.as_str(), "outcome" => outcome.as_str()).absolute(0);
+        }
     }
     counter!(LOCKOUTS_CREATED).absolute(0);
     counter!(DEADLOCKS_OPENED).absolute(0);
@@ -144,6 +163,43 @@ pub fn record_request(
 }
 
 /// Something a write did that the metrics count, recorded only after its commit.
+/// How a delivery attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// A 2xx.
+    Success,
+    /// Another status.
+    Failure,
+    /// No response: refused, timed out, unreachable, or not allowed.
+    Error,
+}
+
+impl Delivery {
+    pub const ALL: [Delivery; 3] = [Delivery::Success, Delivery::Failure, Delivery::Error];
+
+    pub fn of(reply: &Reply) -> Delivery {
+        match reply.status {
+            _ if reply.succeeded() => Delivery::Success,
+            Some(_) => Delivery::Failure,
+            None => Delivery::Error,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Delivery::Success => "success",
+            Delivery::Failure => "failure",
+            Delivery::Error => "error",
+        }
+    }
+}
+
+/// Counts a delivery attempt to a target of `kind`.
+pub fn record_delivery(kind: TargetKind, outcome: Delivery, took: Duration) {
+    counter!(DELIVERIES, "kind" => kind.as_str(), "outcome" => outcome.as_str()).increment(1);
+    histogram!(DELIVERY_DURATION, "kind" => kind.as_str()).record(took.as_secs_f64());
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Counted {
     /// A review with its verdict.
@@ -209,7 +265,7 @@ pub fn render(db: &Db, database_gauges: &DatabaseGauges, index: &IndexGauges) ->
         "Entries (artifacts, active lockouts, agents, aliases) the lockout index of this process holds, all teams together (REVIEWLOCK_INDEX_BUDGET bounds it).",
         index.entries.load(Ordering::Relaxed),
     );
-    if let Some(Totals { lockouts, escalations }) = database_gauges.get() {
+    if let Some(Totals { lockouts, escalations, backlog }) = database_gauges.get() {
         gauge(
             "reviewlock_active_lockouts",
             &format!(
@@ -226,6 +282,18 @@ pub fn render(db: &Db, database_gauges: &DatabaseGauges, index: &IndexGauges) ->
             ),
             escalations,
         );
+        let _ = write!(
+            page,
+            "# HELP {DELIVERY_BACKLOG} Age of the oldest event each enabled webhook or forge has not yet delivered (absent when it is caught up), by team, target id and kind, read every {} s.\n# TYPE {DELIVERY_BACKLOG} gauge\n",
+            REFRESH.as_secs()
+        );
+        for (team, target, kind, age) in backlog {
+            let _ = writeln!(
+                page,
+                "{DELIVERY_BACKLOG}{{team=\"{team}\",target=\"{target}\",kind=\"{}\"}} {age:.3}",
+                kind.as_str()
+            );
+        }
     }
     let _ = write!(
         page,
@@ -257,21 +325,30 @@ pub const REFRESH: Duration = Duration::from_secs(5);
 #[derive(Default)]
 pub struct DatabaseGauges(Mutex<Option<Totals>>);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Totals {
     pub lockouts: u64,
     pub escalations: u64,
+    /// Each target behind its team's log: team, target, kind, age in seconds of its oldest
+    /// undelivered event.
+    pub backlog: Vec<(String, uuid::Uuid, TargetKind, f64)>,
 }
 
 impl DatabaseGauges {
     pub fn get(&self) -> Option<Totals> {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Reads the gauges now: one statement, one row per team kept by triggers.
     pub async fn refresh(&self, db: &Db) {
-        let totals = match db.read(async |conn| store::operations::totals(conn).await).await {
-            Ok((lockouts, escalations)) => Some(Totals { lockouts, escalations }),
+        let read = db
+            .read(async |conn| {
+                let (lockouts, escalations) = store::operations::totals(conn).await?;
+                Ok::<_, sqlx::Error>((lockouts, escalations, store::targets::backlog(conn).await?))
+            })
+            .await;
+        let totals = match read {
+            Ok((lockouts, escalations, backlog)) => Some(Totals { lockouts, escalations, backlog }),
             Err(e) => {
                 tracing::warn!(error = %e, "reading the database's gauges for /metrics failed");
                 None

@@ -5,10 +5,13 @@ use std::sync::Arc;
 
 use crate::app::authenticate::{Authenticator, TokenCache};
 use crate::app::index::Index;
+use crate::app::deliver::{self, Outbox};
 use crate::app::{bootstrap, upkeep};
 use crate::config::ServeConfig;
 use crate::http::state::AppState;
+use crate::outbound::{Client, Policy};
 use crate::rate_limit::RateLimiter;
+use crate::seal::Keys;
 use crate::store::Db;
 use crate::store::listener::Feed;
 use crate::{auth, http, mcp, metrics, startup};
@@ -48,10 +51,30 @@ pub async fn serve(config: ServeConfig) -> Result<(), BoxError> {
         coverage: Arc::default(),
         database_gauges: Arc::default(),
         mcp: Arc::new(config.mcp()),
-        index: Index::new(pool, &feed, config.index(), index_gauges.clone()),
+        index: Index::new(pool.clone(), &feed, config.index(), index_gauges.clone()),
         index_gauges,
+        outbox: outbox(&config)?,
     };
     tokio::spawn(upkeep::purge_idempotency_keys(state.pool.clone()));
+    tokio::spawn(upkeep::purge_delivery_log(state.pool.clone()));
+    if let Some(keys) = &state.outbox.keys {
+        let resealed = deliver::reseal(&state.pool, keys)
+            .await
+            .map_err(|e| format!("sealing secrets with REVIEWLOCK_SECRET_KEY: {e}"))?;
+        if resealed > 0 {
+            tracing::info!(
+                targets = resealed,
+                "sealed the secrets of webhooks and forges with the current REVIEWLOCK_SECRET_KEY"
+            );
+        }
+    }
+    // Webhooks and commit statuses, from the event log (woken by the LISTEN started below).
+    tokio::spawn(deliver::run(
+        state.outbox.clone(),
+        state.pool.clone(),
+        state.feed.clone(),
+        usize::from(config.delivery_concurrency),
+    ));
     tokio::spawn(metrics::upkeep());
     // The database's gauges of /metrics, read before the first scrape and then in the background.
     state.database_gauges.refresh(&state.pool).await;
@@ -91,6 +114,20 @@ pub async fn serve(config: ServeConfig) -> Result<(), BoxError> {
         }
     }
     Ok(())
+}
+
+/// Deliveries' client, keys and links from the configuration; a key that does not parse stops
+/// the start.
+fn outbox(config: &ServeConfig) -> Result<Outbox, BoxError> {
+    let key = config.secret_key.as_deref().map(str::trim).filter(|k| !k.is_empty());
+    let keys = key.map(|k| Keys::parse(k, &config.secret_key_previous)).transpose()?;
+    if keys.is_none() {
+        tracing::info!("REVIEWLOCK_SECRET_KEY is not set: webhooks and forges cannot be set up");
+    }
+    let policy =
+        Policy { allow_http: config.webhook_allow_http, allow_private: config.webhook_allow_private };
+    let public_url = config.public_url.as_deref().map(str::trim).filter(|u| !u.is_empty());
+    Ok(Outbox::new(Client::new(policy), keys, public_url))
 }
 
 /// The connection limits, with the limit on open files raised to fit them; when it cannot be,

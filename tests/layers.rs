@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["store"],
     // The API's bodies and the events' data: built by `app`, served by `http`, logged by `store`.
     &["resources"],
-    &["auth", "config", "validate"],
+    &["auth", "config", "outbound", "seal", "validate"],
     &["error", "rate_limit", "telemetry"],
     &["domain"],
 ];

@@ -63,6 +63,8 @@ async fn team(server: &Server) -> Team {
 }
 
 async fn over_http(server: &Server, token: &str) -> Client {
+    // rmcp's client is reqwest's, built with reviewlock's TLS: it needs the process's provider.
+    reviewlock::outbound::install_tls_provider();
     let config =
         StreamableHttpClientTransportConfig::with_uri(format!("{}/mcp", server.url)).auth_header(token);
     ().serve(StreamableHttpClientTransport::from_config(config)).await.expect("an MCP session over /mcp")

@@ -27,7 +27,7 @@ const STREAM_PAGE: i64 = 100;
 
 /// An event as the API returns it: its `data` as stored, not parsed again (see
 /// [`Event::data`]).
-fn event(e: EventRow) -> Event {
+pub fn event(e: EventRow) -> Event {
     Event {
         seq: e.seq,
         at: e.at,

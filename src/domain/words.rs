@@ -178,6 +178,35 @@ words! {
     }
 }
 
+words! {
+    /// Where a team's events are delivered: a webhook subscription, or a forge that shows each
+    /// version's state as a commit status on its `ref`.
+    pub enum TargetKind {
+        Webhook = "webhook",
+        Forge = "forge",
+    }
+}
+
+words! {
+    /// The forge a team's commit statuses are posted to.
+    pub enum ForgeKind {
+        /// GitHub or GitHub Enterprise Server: `POST /repos/{owner}/{repo}/statuses/{sha}`.
+        Github = "github",
+        /// GitLab, hosted or self-managed: `POST /projects/:id/statuses/:sha`.
+        Gitlab = "gitlab",
+    }
+}
+
+words! {
+    /// Why deliveries to a target stopped on their own (re-enabling resumes from its cursor).
+    pub enum DisabledReason {
+        /// The webhook's receiver answered `410 Gone`.
+        Gone = "gone",
+        /// Every attempt failed for 5 days.
+        Failing = "failing",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,6 +230,9 @@ mod tests {
         spelled_alike(Grounds::ALL);
         spelled_alike(Code::ALL);
         spelled_alike(Scope::ALL);
+        spelled_alike(ForgeKind::ALL);
+        spelled_alike(DisabledReason::ALL);
+        spelled_alike(TargetKind::ALL);
         spelled_alike(AgentKind::ALL);
         spelled_alike(ResolutionAction::ALL);
         spelled_alike(AssignedBy::ALL);

@@ -12,6 +12,7 @@ pub mod error;
 pub mod escalations;
 pub mod events;
 pub mod extract;
+pub mod forges;
 pub mod health;
 pub mod lockouts;
 mod middleware;
@@ -24,6 +25,7 @@ pub mod state;
 pub mod teams;
 pub mod tokens;
 pub mod versions;
+pub mod webhooks;
 
 use axum::http::HeaderName;
 
@@ -54,7 +56,9 @@ fn routes() -> OpenApiRouter<AppState> {
         .merge(escalations::routes())
         .merge(checks::routes())
         .merge(ref_checks::routes())
-        .merge(events::routes());
+        .merge(events::routes())
+        .merge(webhooks::routes())
+        .merge(forges::routes());
     // After the merges: a modifier on `ApiDoc` would run before any path exists.
     spec::Contract.modify(router.get_openapi_mut());
     router

@@ -47,6 +47,8 @@ use crate::http::error::Problem;
         (name = "lockouts", description = "Who may not write what until a revision is approved, and the user's early lift (R3, R8, R10)."),
         (name = "checks", description = "May this agent write this artifact or these files? For hooks before an agent is spawned or a file is written. May this commit land? For CI before a merge (R17)."),
         (name = "events", description = "Every change as an event (R12): pages, long polls and Server-Sent Events."),
+        (name = "webhooks", description = "Events POSTed to your URL as signed Standard Webhooks, in order, at least once, retried (docs/webhooks.md)."),
+        (name = "forges", description = "Each version's state as a commit status on its `ref` in GitHub or GitLab: a required check makes merging an unapproved commit impossible (docs/integrations.md)."),
         (name = "operations", description = "Liveness, readiness and metrics, without authentication."),
     ),
     components(schemas(Problem))
@@ -100,6 +102,9 @@ const REFUSALS: &[(&str, &[Code])] = &[
         ],
     ),
     ("release", &[Code::InvalidState]),
+    ("test_webhook", &[Code::InvalidState]),
+    ("retry_webhook_delivery", &[Code::InvalidState]),
+    ("retry_forge_delivery", &[Code::InvalidState]),
     (
         "resolve",
         &[
@@ -130,7 +135,15 @@ const EVERY: &[Code] = &[
 
 /// Writes (by `operationId`) that append no event to a team's log, so answer no
 /// `Reviewlock-Seq`: queries sent as POST, and server-wide token writes, which have no team.
-const UNLOGGED: &[&str] = &["check", "ref_check", "create_server_token", "revoke_server_token"];
+const UNLOGGED: &[&str] = &[
+    "check",
+    "ref_check",
+    "create_server_token",
+    "revoke_server_token",
+    "test_webhook",
+    "retry_webhook_delivery",
+    "retry_forge_delivery",
+];
 
 /// What every write may answer besides.
 const WRITES: &[Code] = &[Code::Conflict, Code::IdempotencyKeyInFlight, Code::IdempotencyKeyReused];
@@ -176,8 +189,10 @@ impl Modify for Contract {
             // Writes to one artifact take `If-Match` with the ETag of its status.
             let artifact_write = path.starts_with("/v1/teams/{team}/artifacts/{key}/");
             let reads = [&mut item.get].into_iter().flatten().map(|op| (op, false));
-            let writes =
-                [&mut item.put, &mut item.post, &mut item.delete].into_iter().flatten().map(|op| (op, true));
+            let writes = [&mut item.put, &mut item.post, &mut item.patch, &mut item.delete]
+                .into_iter()
+                .flatten()
+                .map(|op| (op, true));
             for (op, write) in reads.chain(writes) {
                 if open {
                     // Health checks and metrics answer without a token.

@@ -6,10 +6,13 @@ use std::time::Duration;
 use sqlx::PgPool;
 
 use crate::app::authenticate::{Authenticator, TokenCache};
+use crate::app::deliver::Outbox;
 use crate::app::globs::Coverage;
 use crate::app::index::{Index, IndexSettings};
 use crate::config::McpSettings;
 use crate::metrics::{DatabaseGauges, IndexGauges};
+use crate::metrics::DatabaseGauges;
+use crate::outbound::{Client, Policy};
 use crate::rate_limit::RateLimiter;
 use crate::store::Db;
 use crate::store::listener::Feed;
@@ -37,6 +40,9 @@ pub struct AppState {
     pub index: Index,
     /// Its size and use, for `/metrics`.
     pub index_gauges: Arc<IndexGauges>,
+    /// Webhooks' and forges' client, sealing keys and wake-up (`app::deliver`); by
+    /// [`AppState::new`], strict (https and public addresses only) and without keys.
+    pub outbox: Outbox,
 }
 
 impl AppState {
@@ -61,6 +67,7 @@ impl AppState {
             mcp: Arc::default(),
             index,
             index_gauges,
+            outbox: Outbox::new(Client::new(Policy::default()), None, None),
         }
     }
 

@@ -16,7 +16,8 @@ use uuid::Uuid;
 
 use super::TokenRef;
 use crate::domain::{
-    self, AgentKind, Contributor, Profile, Remedy, ResolutionAction, ReviewKind, Scope, State, Verdict,
+    self, AgentKind, Contributor, DisabledReason, ForgeKind, Profile, Remedy, ResolutionAction, ReviewKind,
+    Scope, State, Verdict,
 };
 
 /// Defines [`EventData`] with its `type`s, and, for each type, its event schema (the common
@@ -151,6 +152,62 @@ event_types! {
     EscalationResolved = "escalation.resolved", EscalationResolvedEvent(EscalationResolved);
     /// `lockout.lifted`: the user lifted a lockout early (`actor` is the agent).
     LockoutLifted = "lockout.lifted", LockoutLiftedEvent(LockoutLifted);
+    /// `webhook.created`: a webhook subscription was created.
+    WebhookCreated = "webhook.created", WebhookCreatedEvent(WebhookChanged);
+    /// `webhook.updated`: a webhook subscription changed (its URL, filters, description,
+    /// whether it is enabled, or its secret, rotated).
+    WebhookUpdated = "webhook.updated", WebhookUpdatedEvent(WebhookChanged);
+    /// `webhook.deleted`: a webhook subscription was deleted.
+    WebhookDeleted = "webhook.deleted", WebhookDeletedEvent(WebhookChanged);
+    /// `webhook.disabled`: deliveries to a webhook stopped on their own: its receiver answered
+    /// `410 Gone`, or every attempt failed for 5 days (`disabled_reason`).
+    WebhookDisabled = "webhook.disabled", WebhookDisabledEvent(WebhookChanged);
+    /// `forge.created`: a forge for commit statuses was set up.
+    ForgeCreated = "forge.created", ForgeCreatedEvent(ForgeChanged);
+    /// `forge.updated`: a forge's settings changed.
+    ForgeUpdated = "forge.updated", ForgeUpdatedEvent(ForgeChanged);
+    /// `forge.deleted`: a forge was removed.
+    ForgeDeleted = "forge.deleted", ForgeDeletedEvent(ForgeChanged);
+    /// `forge.disabled`: commit statuses to a forge stopped on their own: every attempt failed
+    /// for 5 days (`disabled_reason`).
+    ForgeDisabled = "forge.disabled", ForgeDisabledEvent(ForgeChanged);
+}
+
+/// A webhook subscription as the change leaves it (its secret never appears).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookChanged {
+    pub webhook: Uuid,
+    /// The host events are sent to (the URL's path and query, which may hold a credential,
+    /// are shown only to admin tokens, by `GET …/webhooks/{id}`).
+    #[schema(example = "hooks.example.com")]
+    pub host: String,
+    /// Its filters; empty for every event.
+    #[schema(example = json!(["review.*"]))]
+    pub events: Vec<String>,
+    pub enabled: bool,
+    /// Why deliveries stopped on their own, if they did.
+    #[schema(required = true)]
+    pub disabled_reason: Option<DisabledReason>,
+}
+
+/// A forge as the change leaves it (its token never appears).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForgeChanged {
+    #[schema(example = "github")]
+    pub forge: String,
+    pub kind: ForgeKind,
+    #[schema(example = "https://api.github.com")]
+    pub api_url: String,
+    #[schema(example = "acme/web")]
+    pub repository: String,
+    #[schema(example = "reviewlock")]
+    pub context: String,
+    pub enabled: bool,
+    /// Why statuses stopped on their own, if they did.
+    #[schema(required = true)]
+    pub disabled_reason: Option<DisabledReason>,
 }
 
 /// The team as it is after the change.

@@ -9,8 +9,8 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::domain::{
-    AgentKind, AssignedBy, Code, ContributorRole, Grounds, Profile, RemedyAction, ResolutionAction,
-    ReviewKind, Scope, State, Verdict,
+    AgentKind, AssignedBy, Code, ContributorRole, DisabledReason, ForgeKind, Grounds, Profile, RemedyAction,
+    ResolutionAction, ReviewKind, Scope, State, Verdict,
 };
 
 /// A doc comment as the spec shows it: its lines, the common indentation removed.
@@ -53,7 +53,9 @@ word_schemas!(
     Scope,
     AgentKind,
     ResolutionAction,
-    AssignedBy
+    AssignedBy,
+    ForgeKind,
+    DisabledReason
 );
 
 /// Describes a domain value with a schema struct of the same fields (which has no other use).

@@ -8,6 +8,7 @@ pub mod idempotency;
 pub mod listener;
 pub mod operations;
 pub mod ref_checks;
+pub mod targets;
 pub mod teams;
 pub mod tokens;
 mod words;

@@ -8,8 +8,8 @@ use sqlx::postgres::{PgArgumentBuffer, PgHasArrayType, PgTypeInfo, PgValueRef};
 use sqlx::{Decode, Encode, Postgres, Type};
 
 use crate::domain::{
-    AgentId, AgentKind, ArtifactKey, AssignedBy, AssignmentEnd, ContributorRole, Grounds, LockoutEnd,
-    Profile, RemedyAction, ReviewKind, Scope, State, TeamId, Verdict,
+    AgentId, AgentKind, ArtifactKey, AssignedBy, AssignmentEnd, ContributorRole, DisabledReason, ForgeKind,
+    Grounds, LockoutEnd, Profile, RemedyAction, ReviewKind, Scope, State, TargetKind, TeamId, Verdict,
 };
 
 macro_rules! stored_as_text {
@@ -58,6 +58,9 @@ stored_as_text!(
     AssignedBy,
     AssignmentEnd,
     LockoutEnd,
+    TargetKind,
+    ForgeKind,
+    DisabledReason,
     TeamId,
     AgentId,
     ArtifactKey

@@ -12,6 +12,22 @@ use tower::ServiceExt;
 /// The server-wide admin token every test server is configured with.
 pub const ADMIN: &str = "test-admin-token";
 
+/// The `REVIEWLOCK_SECRET_KEY` of the tests (32 bytes in base64).
+pub const SECRET_KEY: &str = "cmV2aWV3bG9jayB0ZXN0IGtleSwgMzIgYnl0ZXMgISE=";
+
+/// Deliveries as the tests configure them: with a key, and allowed to reach receivers on
+/// 127.0.0.1 over http (`REVIEWLOCK_WEBHOOK_ALLOW_HTTP`, `…_ALLOW_PRIVATE`).
+pub fn outbox() -> reviewlock::app::deliver::Outbox {
+    use reviewlock::outbound::{Client, Policy};
+    let keys = reviewlock::seal::Keys::parse(SECRET_KEY, &[]).unwrap();
+    let policy = Policy { allow_http: true, allow_private: true };
+    reviewlock::app::deliver::Outbox::new(
+        Client::new(policy),
+        Some(keys),
+        Some("https://reviewlock.example.com"),
+    )
+}
+
 pub struct Api {
     pub app: Router,
     pub pool: PgPool,
@@ -68,6 +84,21 @@ impl Reply {
 impl Api {
     pub fn new(pool: PgPool) -> Self {
         Self::with_state(pool, |_| {})
+    }
+
+    /// An API whose deliveries reach receivers on 127.0.0.1 ([`outbox`]), with this process's
+    /// delivery worker running (as `serve` runs it) until the test ends.
+    pub fn delivering(pool: PgPool) -> Self {
+        let api = Self::with_state(pool, |s| s.outbox = outbox());
+        api.state.feed.start();
+        let state = &api.state;
+        tokio::spawn(reviewlock::app::deliver::run(
+            state.outbox.clone(),
+            state.pool.clone(),
+            state.feed.clone(),
+            4,
+        ));
+        api
     }
 
     /// As [`Api::new`], with the state changed by `configure` first (e.g. a rate limit).
@@ -155,7 +186,7 @@ impl Api {
     /// artifacts (and the sum of their revisions), versions, reviews, lockouts (and the active
     /// ones), assignments (and the active ones), escalations (and the open ones), tokens (and the
     /// revoked ones), agents (and the sum of their update times), idempotency keys, server-wide
-    /// tokens. Equal footprints before and after a request mean it changed nothing.
+    /// tokens, webhooks and forges. Equal footprints before and after a request mean it changed nothing.
     pub async fn footprint(&self) -> Vec<i64> {
         sqlx::query_scalar(
             "select array[
@@ -168,7 +199,8 @@ impl Api {
                  (select count(*) from tokens), (select count(*) from tokens where revoked_at is not null),
                  (select count(*) from agents),
                  (select coalesce(sum(extract(epoch from updated_at) * 1000000), 0)::bigint from agents),
-                 (select count(*) from idempotency_keys), (select count(*) from server_tokens)]",
+                 (select count(*) from idempotency_keys), (select count(*) from server_tokens),
+                 (select count(*) from delivery_targets)]",
         )
         .fetch_one(&self.pool)
         .await

@@ -14,7 +14,11 @@ pub struct Team {
 
 impl Team {
     pub async fn new(pool: PgPool, policy: Value, authors: &[&str]) -> Team {
-        let api = Api::new(pool);
+        Team::on(Api::new(pool), policy, authors).await
+    }
+
+    /// The team `t` on this API, with these authors and the reviewer `q`.
+    pub async fn on(api: Api, policy: Value, authors: &[&str]) -> Team {
         api.team("t", policy).await;
         for a in authors {
             api.agent("t", a, json!({ "kind": "ai", "roles": ["engineer"] })).await;

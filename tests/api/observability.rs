@@ -125,7 +125,17 @@ fn metric_names_are_read_from_promql() {
 /// by their `_bucket`, `_sum` and `_count`, as rendered), so none shows "no data" for a typo.
 #[sqlx::test]
 async fn dashboard_and_alerts_ask_only_for_served_series(pool: PgPool) {
-    let api = Api::new(pool);
+    let api = Api::with_state(pool, |s| s.outbox = crate::common::outbox());
+    // A webhook behind its team's log (no delivery worker runs here), and one delivery attempt
+    // counted: the delivery series are on the page.
+    api.team("t", Value::Null).await;
+    let hook = serde_json::json!({ "url": "http://127.0.0.1:9/hook", "after": 0 });
+    api.post("/v1/teams/t/webhooks", crate::common::ADMIN, hook).await.expect(201, None);
+    reviewlock::metrics::record_delivery(
+        reviewlock::domain::TargetKind::Webhook,
+        reviewlock::metrics::Delivery::Success,
+        std::time::Duration::from_millis(20),
+    );
     // The database's gauges are on the page once read; the request series once a request was
     // answered (this first scrape).
     refresh(&api).await;
@@ -162,6 +172,9 @@ async fn dashboard_and_alerts_ask_only_for_served_series(pool: PgPool) {
         "reviewlock_db_pool_in_use",
         "reviewlock_db_pool_waiting",
         "reviewlock_db_pool_max",
+        "reviewlock_deliveries_total",
+        "reviewlock_delivery_oldest_undelivered_seconds",
+        "reviewlock_delivery_duration_seconds_bucket",
     ] {
         assert!(asked.contains(needed), "nothing shows {needed}");
     }

@@ -123,7 +123,27 @@ fn route_table() -> Vec<(&'static str, &'static str, Need, Value)> {
         ("DELETE", "/v1/teams/{team}/tokens/{id}", Admin, none.clone()),
         ("GET", "/v1/tokens", ServerAdmin, none.clone()),
         ("POST", "/v1/tokens", ServerAdmin, json!({ "name": "backdoor" })),
-        ("DELETE", "/v1/tokens/{id}", ServerAdmin, none),
+        ("DELETE", "/v1/tokens/{id}", ServerAdmin, none.clone()),
+        ("GET", "/v1/teams/{team}/webhooks", Admin, none.clone()),
+        ("POST", "/v1/teams/{team}/webhooks", Admin, json!({ "url": "http://127.0.0.1:9/planted" })),
+        ("GET", "/v1/teams/{team}/webhooks/{id}", Admin, none.clone()),
+        ("PATCH", "/v1/teams/{team}/webhooks/{id}", Admin, json!({ "url": "http://127.0.0.1:9/planted" })),
+        ("DELETE", "/v1/teams/{team}/webhooks/{id}", Admin, none.clone()),
+        ("POST", "/v1/teams/{team}/webhooks/{id}/rotate", Admin, json!({})),
+        ("POST", "/v1/teams/{team}/webhooks/{id}/test", Admin, none.clone()),
+        ("GET", "/v1/teams/{team}/webhooks/{id}/deliveries", Admin, none.clone()),
+        ("POST", "/v1/teams/{team}/webhooks/{id}/deliveries/{delivery}/retry", Admin, none.clone()),
+        ("GET", "/v1/teams/{team}/forges", Admin, none.clone()),
+        (
+            "PUT",
+            "/v1/teams/{team}/forges/{name}",
+            Admin,
+            json!({ "kind": "github", "api_url": "http://127.0.0.1:9", "repository": "evil/repo", "token": "t" }),
+        ),
+        ("GET", "/v1/teams/{team}/forges/{name}", Admin, none.clone()),
+        ("DELETE", "/v1/teams/{team}/forges/{name}", Admin, none.clone()),
+        ("GET", "/v1/teams/{team}/forges/{name}/deliveries", Admin, none.clone()),
+        ("POST", "/v1/teams/{team}/forges/{name}/deliveries/{delivery}/retry", Admin, none),
     ]
 }
 
@@ -167,7 +187,7 @@ struct Fixture {
 }
 
 async fn fixture(pool: PgPool) -> Fixture {
-    let api = Api::new(pool);
+    let api = Api::with_state(pool, |s| s.outbox = crate::common::outbox());
     for team in ["alpha", "beta"] {
         api.team(team, Value::Null).await;
     }
@@ -192,7 +212,9 @@ impl Fixture {
             .replace("{key}", "auth")
             .replace("{agent}", "ann")
             .replace("{n}", "1")
-            .replace("{id}", &self.spare_token);
+            .replace("{id}", &self.spare_token)
+            .replace("{name}", "github")
+            .replace("{delivery}", &self.spare_token);
         assert!(!path.contains('{'), "a path parameter this test does not know how to fill: {path}");
         path
     }

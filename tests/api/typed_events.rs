@@ -9,8 +9,11 @@ use reviewlock::resources::events::{EVENT_TYPES, EventData, TypedEvent};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::common::ADMIN;
+use std::time::Duration;
+
+use crate::common::{ADMIN, Api};
 use crate::examples::Team;
+use crate::receiver::Receiver;
 
 /// Where a source file spells an event type as a string literal.
 fn type_literals(path: &std::path::Path, found: &mut Vec<String>) {
@@ -42,8 +45,10 @@ fn event_types_are_spelled_only_where_event_data_is_defined() {
 
 #[sqlx::test]
 async fn every_event_reads_back_as_its_schema(pool: PgPool) {
-    // A waza team needing two approvals, so an approval can leave a version in review.
-    let t = Team::new(pool, json!({ "required_approvals": 2 }), &["a", "b", "c"]).await;
+    // A waza team needing two approvals, so an approval can leave a version in review; its
+    // deliveries reach 127.0.0.1, with this process's delivery worker running.
+    let api = Api::delivering(pool);
+    let t = Team::on(api, json!({ "required_approvals": 2 }), &["a", "b", "c"]).await;
     let api = &t.api;
     api.put("/v1/teams/t", ADMIN, json!({ "display_name": "T" })).await.expect(200, None);
     api.agent("t", "q2", json!({ "roles": ["tester"], "can_review": true, "can_author": false })).await;
@@ -81,6 +86,47 @@ async fn every_event_reads_back_as_its_schema(pool: PgPool) {
     api.agent("t", "d", json!({})).await;
     let resolution = json!({ "action": "assign", "agent": "d", "reason": "d joined for this" });
     api.post(&t.url("/artifacts/billing/resolution"), &t.user, resolution).await.expect(200, None);
+
+    // A webhook created, changed, rotated, disabled by a `410 Gone`, deleted; a forge set up,
+    // changed, disabled after failing for 5 days, removed.
+    let receiver = Receiver::start().await;
+    receiver.answer(410);
+    let hook = json!({ "url": receiver.url, "events": ["review.*"] });
+    let hook = api.post("/v1/teams/t/webhooks", ADMIN, hook).await.expect(201, None)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hook = format!("/v1/teams/t/webhooks/{hook}");
+    let patch = json!({ "description": "reviews" });
+    api.send(axum::http::Method::PATCH, &hook, Some(ADMIN), Some(patch)).await.expect(200, None);
+    api.post(&format!("{hook}/rotate"), ADMIN, json!({})).await.expect(200, None);
+    let forge = json!({ "kind": "github", "api_url": receiver.url, "repository": "acme/web", "token": "t" });
+    api.put("/v1/teams/t/forges/github", ADMIN, forge.clone()).await.expect(201, None);
+    api.put("/v1/teams/t/forges/github", ADMIN, forge).await.expect(200, None);
+    t.version("auth", json!({ "author": "c", "ref": "d".repeat(40) })).await.expect(201, None);
+    t.approve("auth", 4).await.expect(201, None);
+    receiver.until(Duration::from_secs(30), |r| r.len() >= 2).await;
+    sqlx::query(
+        "update delivery_targets set failing_since = now() - interval '6 days', next_attempt_at = now()",
+    )
+    .execute(&api.pool)
+    .await
+    .unwrap();
+    api.state.outbox.wake.notify_one();
+    let started = std::time::Instant::now();
+    while sqlx::query_scalar::<_, bool>("select bool_or(enabled) from delivery_targets")
+        .fetch_one(&api.pool)
+        .await
+        .unwrap()
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the webhook and the forge are not both disabled"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    api.delete(&hook, ADMIN).await.expect(204, None);
+    api.delete("/v1/teams/t/forges/github", ADMIN).await.expect(204, None);
 
     let page = api.get(&t.url("/events?limit=500"), &t.coord).await;
     let events = page.expect(200, None)["items"].as_array().unwrap().clone();

@@ -27,6 +27,10 @@ from .models import (
     AssignmentReleasedEvent,
     EscalationResolvedEvent,
     EventPage,
+    ForgeCreatedEvent,
+    ForgeDeletedEvent,
+    ForgeDisabledEvent,
+    ForgeUpdatedEvent,
     LockoutLiftedEvent,
     Problem,
     ReviewApprovedEvent,
@@ -36,6 +40,10 @@ from .models import (
     TokenCreatedEvent,
     TokenRevokedEvent,
     VersionSubmittedEvent,
+    WebhookCreatedEvent,
+    WebhookDeletedEvent,
+    WebhookDisabledEvent,
+    WebhookUpdatedEvent,
 )
 
 # One event of a team's log, as `EventPage.items` holds them (mypy --strict checks that this
@@ -47,6 +55,10 @@ Event: TypeAlias = (
     | AssignmentCreatedEvent
     | AssignmentReleasedEvent
     | EscalationResolvedEvent
+    | ForgeCreatedEvent
+    | ForgeDeletedEvent
+    | ForgeDisabledEvent
+    | ForgeUpdatedEvent
     | LockoutLiftedEvent
     | ReviewApprovedEvent
     | ReviewRejectedEvent
@@ -55,6 +67,10 @@ Event: TypeAlias = (
     | TokenCreatedEvent
     | TokenRevokedEvent
     | VersionSubmittedEvent
+    | WebhookCreatedEvent
+    | WebhookDeletedEvent
+    | WebhookDisabledEvent
+    | WebhookUpdatedEvent
 )
 
 

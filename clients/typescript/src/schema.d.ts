@@ -429,6 +429,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/teams/{team}/forges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's forges.
+         * @description Never a token. Admin.
+         */
+        get: operations["list_forges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/forges/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A forge.
+         * @description Its settings (not its token) and where it is in the log. Admin.
+         */
+        get: operations["get_forge"];
+        /**
+         * Set up a forge for commit statuses, or replace its settings.
+         * @description From the next event on, every version with a full commit SHA as `ref` gets a status on it:
+         *     `pending` in review, `success` approved, `failure` rejected, deadlocked or superseded.
+         *     Required by branch protection, it makes merging an unapproved commit impossible
+         *     (docs/integrations.md). The token is stored sealed and never shown. Admin.
+         */
+        put: operations["put_forge"];
+        post?: never;
+        /**
+         * Remove a forge.
+         * @description No more statuses are posted; those posted stay on the forge. Admin.
+         */
+        delete: operations["delete_forge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/forges/{name}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A forge's delivery log.
+         * @description Every attempt to post an event's statuses, newest first; kept 30 days. Admin.
+         */
+        get: operations["forge_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/forges/{name}/deliveries/{delivery}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a delivery.
+         * @description An event whose statuses were posted is posted again now (`attempt`); one not yet posted is
+         *     made due now, in order (`scheduled`). Admin.
+         */
+        post: operations["retry_forge_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{team}/lockouts": {
         parameters: {
             query?: never;
@@ -517,6 +609,146 @@ export interface paths {
          *     end.
          */
         delete: operations["revoke_token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's webhook subscriptions.
+         * @description Each with its delivery state; never a secret. Admin.
+         */
+        get: operations["list_webhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to the team's events.
+         * @description Events are POSTed as Standard Webhooks: signed with the secret in this response, which is
+         *     shown only here. Deliveries start at the next event (or after `after`, for a backfill), in
+         *     seq order, at least once, retried on failure (docs/webhooks.md). Admin.
+         */
+        post: operations["create_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook subscription.
+         * @description Its URL, filters, whether it is enabled (and why not), and where it is in the log. Admin.
+         */
+        get: operations["get_webhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription.
+         * @description With its delivery log. Admin.
+         */
+        delete: operations["delete_webhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook subscription.
+         * @description The fields given change. `enabled: true` re-enables a disabled subscription, which resumes
+         *     from its cursor: nothing was skipped while it was disabled. Admin.
+         */
+        patch: operations["update_webhook"];
+        trace?: never;
+    };
+    "/v1/teams/{team}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery log.
+         * @description Every attempt, newest first, with its response's status, latency and the start of its body;
+         *     kept 30 days. Admin.
+         */
+        get: operations["webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/webhooks/{id}/deliveries/{delivery}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a delivery.
+         * @description An event the webhook already delivered is sent again now, with the same `webhook-id`
+         *     (`attempt`); one it has not delivered yet is made due now, in order (`scheduled`). Admin.
+         */
+        post: operations["retry_webhook_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret.
+         * @description The new secret is shown only in this response. The previous one goes on signing beside it
+         *     (two signatures in `webhook-signature`) for `grace_seconds`, 24 hours by default, so the
+         *     receiver can switch without losing an event. Admin.
+         */
+        post: operations["rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test delivery.
+         * @description POSTs `{"type": "webhook.test", "timestamp", "data": {"webhook", "team"}}`, signed as any
+         *     delivery, now, and answers the attempt (also in the delivery log). Admin.
+         */
+        post: operations["test_webhook"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1105,6 +1337,93 @@ export interface components {
              */
             token: string;
         };
+        /** @description A new webhook subscription, with its signing secret shown only in this response. */
+        CreatedWebhook: components["schemas"]["Webhook"] & {
+            /**
+             * @description The signing secret (`whsec_` and base64), for Standard Webhooks' verification. It is
+             *     stored sealed and cannot be shown again: a replay of the request (same
+             *     `Idempotency-Key`) answers 200 with the webhook without it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAbCdEfGhIjK=
+             */
+            secret: string;
+        };
+        /** @description One delivery attempt, for the delivery log. */
+        DeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: int32
+             * @description 1 for the first attempt at the event, 2 for its first retry…
+             * @example 1
+             */
+            attempt: number;
+            /** @description Why no response came (refused, timed out, a private address…). */
+            error: string | null;
+            /** @description The event's `type` (`webhook.test` for a test delivery). */
+            event_type: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: int32
+             * @example 84
+             */
+            latency_ms: number;
+            /** @description Sent by `POST …/retry` (or a test delivery), outside the schedule. */
+            manual: boolean;
+            /** @description The start of the response's body (at most 1 KiB). */
+            response_body: string | null;
+            /**
+             * Format: int32
+             * @description The response's status; null when none came.
+             * @example 200
+             */
+            response_status: number | null;
+            /**
+             * Format: int64
+             * @description The event delivered; null for a test delivery.
+             * @example 42
+             */
+            seq: number | null;
+            /** @description A 2xx answered (for commit statuses, every status of the event). */
+            succeeded: boolean;
+            /**
+             * @description The `webhook-id` sent: the same on every attempt at one event.
+             * @example msg_0b5e4f0c3a9e4b7d8c2a1e6f0b1d3c5a_42
+             */
+            webhook_id: string;
+        };
+        /** @description A page of the delivery log, newest first. */
+        DeliveryList: {
+            items: components["schemas"]["DeliveryAttempt"][];
+            /** @description The `cursor` of the next (older) page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description Where a target is in its team's log. */
+        DeliveryState: {
+            /**
+             * Format: int64
+             * @description The last seq this target is done with (delivered, or not wanted); the next event it
+             *     sends is the first after it.
+             * @example 41
+             */
+            cursor: number;
+            /**
+             * Format: int32
+             * @description Failed attempts at the event after the cursor (0 when the last one succeeded).
+             * @example 0
+             */
+            failed_attempts: number;
+            /**
+             * Format: date-time
+             * @description Since when every attempt has failed; after 5 days the target is disabled.
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, while waiting for a retry.
+             */
+            next_attempt_at: string | null;
+        };
         Denial: {
             /**
              * @description The artifact refused, or null when the agent itself may not write.
@@ -1120,6 +1439,11 @@ export interface components {
             /** @example runtime-eng is locked out of 'auth' (rejected version 1) */
             detail: string;
         };
+        /**
+         * @description Why deliveries to a target stopped on their own (re-enabling resumes from its cursor).
+         * @enum {string}
+         */
+        DisabledReason: "gone" | "failing";
         /** @description A deadlocked artifact escalated to the user (R9). */
         Escalation: {
             /** @example billing */
@@ -1202,7 +1526,7 @@ export interface components {
             type: "escalation.resolved";
         };
         /** @description One state change (R12): `type` tells which, and the shape of its `data`. */
-        Event: components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["AgentCreatedEvent"] | components["schemas"]["AgentUpdatedEvent"] | components["schemas"]["TokenCreatedEvent"] | components["schemas"]["TokenRevokedEvent"] | components["schemas"]["ArtifactCreatedEvent"] | components["schemas"]["VersionSubmittedEvent"] | components["schemas"]["ReviewApprovedEvent"] | components["schemas"]["ReviewRejectedEvent"] | components["schemas"]["AssignmentCreatedEvent"] | components["schemas"]["AssignmentReleasedEvent"] | components["schemas"]["EscalationResolvedEvent"] | components["schemas"]["LockoutLiftedEvent"];
+        Event: components["schemas"]["TeamCreatedEvent"] | components["schemas"]["TeamUpdatedEvent"] | components["schemas"]["AgentCreatedEvent"] | components["schemas"]["AgentUpdatedEvent"] | components["schemas"]["TokenCreatedEvent"] | components["schemas"]["TokenRevokedEvent"] | components["schemas"]["ArtifactCreatedEvent"] | components["schemas"]["VersionSubmittedEvent"] | components["schemas"]["ReviewApprovedEvent"] | components["schemas"]["ReviewRejectedEvent"] | components["schemas"]["AssignmentCreatedEvent"] | components["schemas"]["AssignmentReleasedEvent"] | components["schemas"]["EscalationResolvedEvent"] | components["schemas"]["LockoutLiftedEvent"] | components["schemas"]["WebhookCreatedEvent"] | components["schemas"]["WebhookUpdatedEvent"] | components["schemas"]["WebhookDeletedEvent"] | components["schemas"]["WebhookDisabledEvent"] | components["schemas"]["ForgeCreatedEvent"] | components["schemas"]["ForgeUpdatedEvent"] | components["schemas"]["ForgeDeletedEvent"] | components["schemas"]["ForgeDisabledEvent"];
         /** @description A page of the team's events, in seq order. */
         EventPage: {
             items: components["schemas"]["Event"][];
@@ -1225,6 +1549,204 @@ export interface components {
             /** @description The field's path in the request, e.g. `remedy.agent` or `contributors[1].role`. */
             field: string;
             message: string;
+        };
+        /**
+         * @description A forge that shows each version's state as a commit status on its `ref` (its token is
+         *     never shown).
+         */
+        Forge: {
+            /**
+             * @description The forge's API (GitHub Enterprise's `https://ghe.example.com/api/v3`, a self-managed
+             *     GitLab's `https://gitlab.example.com/api/v4`).
+             * @example https://api.github.com
+             */
+            api_url: string;
+            /**
+             * @description The status's context (GitHub) or name (GitLab): the check branch protection requires.
+             * @example reviewlock
+             */
+            context: string;
+            /** Format: date-time */
+            created_at: string;
+            delivery: components["schemas"]["DeliveryState"];
+            disabled_reason: components["schemas"]["DisabledReason"] | null;
+            enabled: boolean;
+            kind: components["schemas"]["ForgeKind"];
+            /** @example github */
+            name: string;
+            /**
+             * @description GitHub's `owner/name`, or GitLab's project id or path.
+             * @example acme/web
+             */
+            repository: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A forge as the change leaves it (its token never appears). */
+        ForgeChanged: {
+            /** @example https://api.github.com */
+            api_url: string;
+            /** @example reviewlock */
+            context: string;
+            disabled_reason: components["schemas"]["DisabledReason"] | null;
+            enabled: boolean;
+            /** @example github */
+            forge: string;
+            kind: components["schemas"]["ForgeKind"];
+            /** @example acme/web */
+            repository: string;
+        };
+        /** @description `forge.created`: a forge for commit statuses was set up. */
+        ForgeCreatedEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["ForgeChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "forge.created";
+        };
+        /** @description `forge.deleted`: a forge was removed. */
+        ForgeDeletedEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["ForgeChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "forge.deleted";
+        };
+        /**
+         * @description `forge.disabled`: commit statuses to a forge stopped on their own: every attempt failed
+         *     for 5 days (`disabled_reason`).
+         */
+        ForgeDisabledEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["ForgeChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "forge.disabled";
+        };
+        /** @description A forge's settings, all of them (a `PUT`). */
+        ForgeInput: {
+            /** @description The forge's API; absent: `https://api.github.com` or `https://gitlab.com/api/v4`. */
+            api_url?: string | null;
+            /**
+             * @description The status's context or name; `reviewlock` when absent.
+             * @example reviewlock
+             */
+            context?: string | null;
+            /** @description `false` pauses the statuses; `true` (the default) sends them, resuming from the cursor. */
+            enabled?: boolean | null;
+            kind: components["schemas"]["ForgeKind"];
+            /**
+             * @description GitHub's `owner/name`, or GitLab's project id or path (`group/project`).
+             * @example acme/web
+             */
+            repository: string;
+            /**
+             * @description A token that may set commit statuses (GitHub: `repo:status` or a fine-grained token
+             *     with "Commit statuses: write"; GitLab: `api` scope, Developer role). Stored sealed,
+             *     never shown or logged.
+             * @example ghp_…
+             */
+            token: string;
+        };
+        /**
+         * @description The forge a team's commit statuses are posted to.
+         * @enum {string}
+         */
+        ForgeKind: "github" | "gitlab";
+        ForgeList: {
+            items: components["schemas"]["Forge"][];
+        };
+        /** @description `forge.updated`: a forge's settings changed. */
+        ForgeUpdatedEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["ForgeChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "forge.updated";
         };
         /**
          * @description What a rejection is about.
@@ -1434,6 +1956,18 @@ export interface components {
             /** @example A fresh engineer joined the team for this. */
             reason: string;
         };
+        /**
+         * @description What a retry did: sent the event again now (`attempt`), or, for an event not yet
+         *     delivered, made its target's next attempt due now (`scheduled`).
+         */
+        RetryOutcome: {
+            attempt: components["schemas"]["DeliveryAttempt"] | null;
+            /**
+             * @description True when the event is still ahead of the target's cursor: its delivery is now due,
+             *     in order, by the delivery workers.
+             */
+            scheduled: boolean;
+        };
         Review: {
             /** Format: date-time */
             created_at: string;
@@ -1600,6 +2134,26 @@ export interface components {
              * @enum {string}
              */
             type: "review.rejected";
+        };
+        /** @description The new signing secret of a webhook, shown only in this response. */
+        RotatedSecret: {
+            /**
+             * Format: date-time
+             * @description Until when the previous secret also signs (both signatures are sent meanwhile).
+             */
+            previous_secret_expires_at: string;
+            /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAbCdEfGhIjK= */
+            secret: string;
+        };
+        /** @description A rotation of a webhook's signing secret. */
+        RotationInput: {
+            /**
+             * Format: int64
+             * @description How long the previous secret goes on signing beside the new one, in seconds (0 to 7
+             *     days); 24 hours when absent.
+             * @example 86400
+             */
+            grace_seconds?: number | null;
         };
         /**
          * @description What a token may do. `read` ⊂ `coordinator` ⊂ `admin`; `user` is `read` plus resolving
@@ -1908,6 +2462,214 @@ export interface components {
              * @enum {string}
              */
             type: "version.submitted";
+        };
+        /** @description A webhook subscription (its secret is never shown again after creation or rotation). */
+        Webhook: {
+            /** Format: date-time */
+            created_at: string;
+            delivery: components["schemas"]["DeliveryState"];
+            /** @example Spawn a reviser on rejections */
+            description: string | null;
+            disabled_reason: components["schemas"]["DisabledReason"] | null;
+            /**
+             * @description Whether events are delivered. A webhook whose receiver answered `410 Gone`, or that
+             *     failed for 5 days, is disabled (`disabled_reason`); enabling it resumes from its cursor.
+             */
+            enabled: boolean;
+            /**
+             * @description The event types it wants, or prefixes (`review.*`); empty for every event.
+             * @example [
+             *       "review.*"
+             *     ]
+             */
+            events: string[];
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret also signs, after a rotation.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @example https://hooks.example.com/reviewlock */
+            url: string;
+        };
+        /** @description A webhook subscription as the change leaves it (its secret never appears). */
+        WebhookChanged: {
+            disabled_reason: components["schemas"]["DisabledReason"] | null;
+            enabled: boolean;
+            /**
+             * @description Its filters; empty for every event.
+             * @example [
+             *       "review.*"
+             *     ]
+             */
+            events: string[];
+            /**
+             * @description The host events are sent to (the URL's path and query, which may hold a credential,
+             *     are shown only to admin tokens, by `GET …/webhooks/{id}`).
+             * @example hooks.example.com
+             */
+            host: string;
+            /** Format: uuid */
+            webhook: string;
+        };
+        /** @description `webhook.created`: a webhook subscription was created. */
+        WebhookCreatedEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["WebhookChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.created";
+        };
+        /** @description `webhook.deleted`: a webhook subscription was deleted. */
+        WebhookDeletedEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["WebhookChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.deleted";
+        };
+        /**
+         * @description `webhook.disabled`: deliveries to a webhook stopped on their own: its receiver answered
+         *     `410 Gone`, or every attempt failed for 5 days (`disabled_reason`).
+         */
+        WebhookDisabledEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["WebhookChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.disabled";
+        };
+        /** @description A new webhook subscription. */
+        WebhookInput: {
+            /**
+             * Format: int64
+             * @description Deliver the events after this seq too (a backfill); absent: from the next event on.
+             * @example 0
+             */
+            after?: number | null;
+            description?: string | null;
+            /**
+             * @description Event types or prefixes (`review.*`); absent or empty for every event.
+             * @example [
+             *       "review.*"
+             *     ]
+             */
+            events?: string[];
+            /**
+             * @description Where events are POSTed: `https` (unless the server allows `http`), on a public address
+             *     (unless the server allows private ones).
+             * @example https://hooks.example.com/reviewlock
+             */
+            url: string;
+        };
+        WebhookList: {
+            items: components["schemas"]["Webhook"][];
+        };
+        /** @description A change to a webhook subscription: the fields given change, the others stay. */
+        WebhookPatch: {
+            description?: string | null;
+            /** @description `true` re-enables a disabled webhook, which resumes from its cursor. */
+            enabled?: boolean | null;
+            events?: string[] | null;
+            url?: string | null;
+        };
+        /**
+         * @description `webhook.updated`: a webhook subscription changed (its URL, filters, description,
+         *     whether it is enabled, or its secret, rotated).
+         */
+        WebhookUpdatedEvent: {
+            /**
+             * @description The agent the change names, if any.
+             * @example runtime-eng
+             */
+            actor: string | null;
+            /**
+             * @description The artifact changed; null for a change of the team, an agent or a token.
+             * @example auth
+             */
+            artifact: string | null;
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["WebhookChanged"];
+            /**
+             * Format: int64
+             * @description Team-wide, increasing, never reused.
+             * @example 42
+             */
+            seq: number;
+            /** @description The token that made the change. */
+            token: components["schemas"]["TokenRef"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.updated";
         };
     };
     responses: never;
@@ -5986,6 +6748,1085 @@ export interface operations {
             };
         };
     };
+    list_forges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description team id */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the forges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgeList"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_forge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description forge name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the forge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forge"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    put_forge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description the forge's name in the team, e.g. `github` */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgeInput"];
+            };
+        };
+        responses: {
+            /** @description its settings replaced */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forge"];
+                };
+            };
+            /** @description set up */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forge"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unsupported_media_type`: the body is not sent as `application/json`
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_forge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description forge name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forge_deliveries: {
+        parameters: {
+            query?: {
+                /** @description From a previous page's `next_cursor`. */
+                cursor?: string;
+                /** @description 1 to 500, default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description forge name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of attempts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retry_forge_delivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description forge name */
+                name: string;
+                /** @description an attempt's id, from the delivery log */
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description posted again, or scheduled */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetryOutcome"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             *     - `invalid_state`: the artifact is not in a state that allows this
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     lockouts: {
         parameters: {
             query?: {
@@ -6846,6 +8687,1680 @@ export interface operations {
              *
              *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
              *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description team id */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookInput"];
+            };
+        };
+        responses: {
+            /** @description a replay of the creation (same `Idempotency-Key`): the webhook without its secret */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description subscribed; `secret` is the signing secret */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unsupported_media_type`: the body is not sent as `application/json`
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    update_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description changed */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unsupported_media_type`: the body is not sent as `application/json`
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    webhook_deliveries: {
+        parameters: {
+            query?: {
+                /** @description From a previous page's `next_cursor`. */
+                cursor?: string;
+                /** @description 1 to 500, default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of attempts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retry_webhook_delivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description webhook id */
+                id: string;
+                /** @description an attempt's id, from the delivery log */
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description sent again, or scheduled */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetryOutcome"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             *     - `invalid_state`: the artifact is not in a state that allows this
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RotationInput"] | null;
+            };
+        };
+        responses: {
+            /** @description rotated; `secret` is the new signing secret */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    /** @description The team's event seq this write committed (R18): a later read or event poll at or past it sees the write. A replay answers the first response's seq. Server-wide token writes (`/v1/tokens`) log no team event and answer none. */
+                    "Reviewlock-Seq"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedSecret"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             */
+            409: {
+                headers: {
+                    /** @description With `idempotency_key_in_flight`: seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `payload_too_large`: the body is over 256 KiB
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unsupported_media_type`: the body is not sent as `application/json`
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `invalid_field`: a field is missing, unknown, of the wrong type or out of range: see `errors`
+             *     - `idempotency_key_reused`: the `Idempotency-Key` was used for a different request
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `rate_limited`: over this token's rate limit, or this address sent too many unknown tokens: retry after `Retry-After` seconds
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `internal`: an unexpected error; the cause is logged, never returned
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unavailable`: the database is unreachable or the request timed out: retry after `Retry-After` seconds
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    test_webhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: a repeat with the same key from the same token within 24 hours answers the first response again, with `Idempotency-Replayed: true`, and changes nothing; the same key with another request is 422 `idempotency_key_reused`. While the first request with a key is still running, a repeat is 409 `idempotency_key_in_flight` with `Retry-After`: retry it then for the first response.
+                 * @example 5f7d0c1e-review-auth-v1
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description team id */
+                team: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the attempt: see `succeeded` */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (nothing was changed now); absent otherwise. */
+                    "Idempotency-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAttempt"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `malformed_request`: the body is not JSON, or a path or query parameter cannot be read
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `unauthenticated`: no valid bearer token
+             */
+            401: {
+                headers: {
+                    /** @description `Bearer` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `forbidden`: the token's scope does not allow this
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `not_found`: no such team or resource (another team's resources look the same)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `request_timeout`: the body did not arrive within the body read timeout
+             */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description A refusal, as `application/problem+json`; `code` is one of:
+             *
+             *     - `conflict`: the request collided with a concurrent one and nothing was recorded: retry it
+             *     - `idempotency_key_in_flight`: a request with this `Idempotency-Key` is still running: retry after `Retry-After`
+             *     - `invalid_state`: the artifact is not in a state that allows this
              */
             409: {
                 headers: {

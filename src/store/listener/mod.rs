@@ -68,6 +68,8 @@ struct Shared {
     reads: AtomicU64,
     /// See [`Feed::wakeups`].
     wakeups: AtomicU64,
+    /// See [`Feed::activity`].
+    activity: Arc<tokio::sync::Notify>,
 }
 
 /// The teams with waiters: each one's hub and how many wait on it.
@@ -82,6 +84,7 @@ impl Feed {
             followers: Mutex::default(),
             reads: AtomicU64::new(0),
             wakeups: AtomicU64::new(0),
+            activity: Arc::default(),
         };
         Feed(Arc::new(Inner {
             shared: Arc::new(shared),
@@ -143,6 +146,12 @@ impl Feed {
         self.0.shared.wakeups.load(Ordering::Relaxed)
     }
 
+    /// Notified (one permit kept) at every event of any team this process hears of, and when
+    /// the listener (re)connects: what the delivery workers wait on.
+    pub fn activity(&self) -> Arc<tokio::sync::Notify> {
+        self.0.shared.activity.clone()
+    }
+
     /// How many teams have waiters (and so a hub) now.
     pub fn teams(&self) -> usize {
         lock(&self.0.shared.hubs).len()
@@ -165,12 +174,14 @@ impl Shared {
 
     /// Wakes the team's hub, if the team has waiters.
     fn wake(&self, team: &str) {
+        self.activity.notify_one();
         if let Some((hub, _)) = lock(&self.hubs).get(team) {
             hub.wake();
         }
     }
 
     fn wake_all(&self) {
+        self.activity.notify_one();
         lock(&self.hubs).values().for_each(|(hub, _)| hub.wake());
     }
 

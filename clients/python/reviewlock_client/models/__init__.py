@@ -33,7 +33,12 @@ from .code import Code
 from .contributor import Contributor
 from .contributor_role import ContributorRole
 from .created_token import CreatedToken
+from .created_webhook import CreatedWebhook
+from .delivery_attempt import DeliveryAttempt
+from .delivery_list import DeliveryList
+from .delivery_state import DeliveryState
 from .denial import Denial
+from .disabled_reason import DisabledReason
 from .escalation import Escalation
 from .escalation_details import EscalationDetails
 from .escalation_page import EscalationPage
@@ -43,6 +48,19 @@ from .escalation_resolved_event_type import EscalationResolvedEventType
 from .event_page import EventPage
 from .evidence import Evidence
 from .field_error import FieldError
+from .forge import Forge
+from .forge_changed import ForgeChanged
+from .forge_created_event import ForgeCreatedEvent
+from .forge_created_event_type import ForgeCreatedEventType
+from .forge_deleted_event import ForgeDeletedEvent
+from .forge_deleted_event_type import ForgeDeletedEventType
+from .forge_disabled_event import ForgeDisabledEvent
+from .forge_disabled_event_type import ForgeDisabledEventType
+from .forge_input import ForgeInput
+from .forge_kind import ForgeKind
+from .forge_list import ForgeList
+from .forge_updated_event import ForgeUpdatedEvent
+from .forge_updated_event_type import ForgeUpdatedEventType
 from .grounds import Grounds
 from .lift_input import LiftInput
 from .lockout import Lockout
@@ -63,6 +81,7 @@ from .remedy import Remedy
 from .remedy_action import RemedyAction
 from .resolution_action import ResolutionAction
 from .resolution_input import ResolutionInput
+from .retry_outcome import RetryOutcome
 from .review import Review
 from .review_approved import ReviewApproved
 from .review_approved_event import ReviewApprovedEvent
@@ -73,6 +92,8 @@ from .review_outcome import ReviewOutcome
 from .review_rejected import ReviewRejected
 from .review_rejected_event import ReviewRejectedEvent
 from .review_rejected_event_type import ReviewRejectedEventType
+from .rotated_secret import RotatedSecret
+from .rotation_input import RotationInput
 from .scope import Scope
 from .server_token_input import ServerTokenInput
 from .state import State
@@ -101,6 +122,19 @@ from .version_page import VersionPage
 from .version_submitted import VersionSubmitted
 from .version_submitted_event import VersionSubmittedEvent
 from .version_submitted_event_type import VersionSubmittedEventType
+from .webhook import Webhook
+from .webhook_changed import WebhookChanged
+from .webhook_created_event import WebhookCreatedEvent
+from .webhook_created_event_type import WebhookCreatedEventType
+from .webhook_deleted_event import WebhookDeletedEvent
+from .webhook_deleted_event_type import WebhookDeletedEventType
+from .webhook_disabled_event import WebhookDisabledEvent
+from .webhook_disabled_event_type import WebhookDisabledEventType
+from .webhook_input import WebhookInput
+from .webhook_list import WebhookList
+from .webhook_patch import WebhookPatch
+from .webhook_updated_event import WebhookUpdatedEvent
+from .webhook_updated_event_type import WebhookUpdatedEventType
 
 __all__ = (
     "Agent",
@@ -136,7 +170,12 @@ __all__ = (
     "Contributor",
     "ContributorRole",
     "CreatedToken",
+    "CreatedWebhook",
+    "DeliveryAttempt",
+    "DeliveryList",
+    "DeliveryState",
     "Denial",
+    "DisabledReason",
     "Escalation",
     "EscalationDetails",
     "EscalationPage",
@@ -146,6 +185,19 @@ __all__ = (
     "EventPage",
     "Evidence",
     "FieldError",
+    "Forge",
+    "ForgeChanged",
+    "ForgeCreatedEvent",
+    "ForgeCreatedEventType",
+    "ForgeDeletedEvent",
+    "ForgeDeletedEventType",
+    "ForgeDisabledEvent",
+    "ForgeDisabledEventType",
+    "ForgeInput",
+    "ForgeKind",
+    "ForgeList",
+    "ForgeUpdatedEvent",
+    "ForgeUpdatedEventType",
     "Grounds",
     "LiftInput",
     "Lockout",
@@ -166,6 +218,7 @@ __all__ = (
     "RemedyAction",
     "ResolutionAction",
     "ResolutionInput",
+    "RetryOutcome",
     "Review",
     "ReviewApproved",
     "ReviewApprovedEvent",
@@ -176,6 +229,8 @@ __all__ = (
     "ReviewRejected",
     "ReviewRejectedEvent",
     "ReviewRejectedEventType",
+    "RotatedSecret",
+    "RotationInput",
     "Scope",
     "ServerTokenInput",
     "State",
@@ -204,4 +259,17 @@ __all__ = (
     "VersionSubmitted",
     "VersionSubmittedEvent",
     "VersionSubmittedEventType",
+    "Webhook",
+    "WebhookChanged",
+    "WebhookCreatedEvent",
+    "WebhookCreatedEventType",
+    "WebhookDeletedEvent",
+    "WebhookDeletedEventType",
+    "WebhookDisabledEvent",
+    "WebhookDisabledEventType",
+    "WebhookInput",
+    "WebhookList",
+    "WebhookPatch",
+    "WebhookUpdatedEvent",
+    "WebhookUpdatedEventType",
 )

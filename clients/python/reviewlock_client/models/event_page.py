@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from ..models.assignment_created_event import AssignmentCreatedEvent
     from ..models.assignment_released_event import AssignmentReleasedEvent
     from ..models.escalation_resolved_event import EscalationResolvedEvent
+    from ..models.forge_created_event import ForgeCreatedEvent
+    from ..models.forge_deleted_event import ForgeDeletedEvent
+    from ..models.forge_disabled_event import ForgeDisabledEvent
+    from ..models.forge_updated_event import ForgeUpdatedEvent
     from ..models.lockout_lifted_event import LockoutLiftedEvent
     from ..models.review_approved_event import ReviewApprovedEvent
     from ..models.review_rejected_event import ReviewRejectedEvent
@@ -21,6 +25,10 @@ if TYPE_CHECKING:
     from ..models.token_created_event import TokenCreatedEvent
     from ..models.token_revoked_event import TokenRevokedEvent
     from ..models.version_submitted_event import VersionSubmittedEvent
+    from ..models.webhook_created_event import WebhookCreatedEvent
+    from ..models.webhook_deleted_event import WebhookDeletedEvent
+    from ..models.webhook_disabled_event import WebhookDisabledEvent
+    from ..models.webhook_updated_event import WebhookUpdatedEvent
 
 
 T = TypeVar("T", bound="EventPage")
@@ -32,9 +40,10 @@ class EventPage:
 
     Attributes:
         items (list[AgentCreatedEvent | AgentUpdatedEvent | ArtifactCreatedEvent | AssignmentCreatedEvent |
-            AssignmentReleasedEvent | EscalationResolvedEvent | LockoutLiftedEvent | ReviewApprovedEvent |
-            ReviewRejectedEvent | TeamCreatedEvent | TeamUpdatedEvent | TokenCreatedEvent | TokenRevokedEvent |
-            VersionSubmittedEvent]):
+            AssignmentReleasedEvent | EscalationResolvedEvent | ForgeCreatedEvent | ForgeDeletedEvent | ForgeDisabledEvent |
+            ForgeUpdatedEvent | LockoutLiftedEvent | ReviewApprovedEvent | ReviewRejectedEvent | TeamCreatedEvent |
+            TeamUpdatedEvent | TokenCreatedEvent | TokenRevokedEvent | VersionSubmittedEvent | WebhookCreatedEvent |
+            WebhookDeletedEvent | WebhookDisabledEvent | WebhookUpdatedEvent]):
         next_after (int): Pass as `after` for the next poll: the last seq of this page, or `after` when empty. Example:
             42.
     """
@@ -46,6 +55,10 @@ class EventPage:
         | AssignmentCreatedEvent
         | AssignmentReleasedEvent
         | EscalationResolvedEvent
+        | ForgeCreatedEvent
+        | ForgeDeletedEvent
+        | ForgeDisabledEvent
+        | ForgeUpdatedEvent
         | LockoutLiftedEvent
         | ReviewApprovedEvent
         | ReviewRejectedEvent
@@ -54,6 +67,10 @@ class EventPage:
         | TokenCreatedEvent
         | TokenRevokedEvent
         | VersionSubmittedEvent
+        | WebhookCreatedEvent
+        | WebhookDeletedEvent
+        | WebhookDisabledEvent
+        | WebhookUpdatedEvent
     ]
     next_after: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -65,6 +82,10 @@ class EventPage:
         from ..models.assignment_created_event import AssignmentCreatedEvent  # noqa: PLC0415
         from ..models.assignment_released_event import AssignmentReleasedEvent  # noqa: PLC0415
         from ..models.escalation_resolved_event import EscalationResolvedEvent  # noqa: PLC0415
+        from ..models.forge_created_event import ForgeCreatedEvent  # noqa: PLC0415
+        from ..models.forge_deleted_event import ForgeDeletedEvent  # noqa: PLC0415
+        from ..models.forge_updated_event import ForgeUpdatedEvent  # noqa: PLC0415
+        from ..models.lockout_lifted_event import LockoutLiftedEvent  # noqa: PLC0415
         from ..models.review_approved_event import ReviewApprovedEvent  # noqa: PLC0415
         from ..models.review_rejected_event import ReviewRejectedEvent  # noqa: PLC0415
         from ..models.team_created_event import TeamCreatedEvent  # noqa: PLC0415
@@ -72,6 +93,10 @@ class EventPage:
         from ..models.token_created_event import TokenCreatedEvent  # noqa: PLC0415
         from ..models.token_revoked_event import TokenRevokedEvent  # noqa: PLC0415
         from ..models.version_submitted_event import VersionSubmittedEvent  # noqa: PLC0415
+        from ..models.webhook_created_event import WebhookCreatedEvent  # noqa: PLC0415
+        from ..models.webhook_deleted_event import WebhookDeletedEvent  # noqa: PLC0415
+        from ..models.webhook_disabled_event import WebhookDisabledEvent  # noqa: PLC0415
+        from ..models.webhook_updated_event import WebhookUpdatedEvent  # noqa: PLC0415
 
         items = []
         for items_item_data in self.items:
@@ -102,6 +127,22 @@ class EventPage:
                 items_item = items_item_data.to_dict()
             elif isinstance(items_item_data, EscalationResolvedEvent):
                 items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, LockoutLiftedEvent):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, WebhookCreatedEvent):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, WebhookUpdatedEvent):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, WebhookDeletedEvent):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, WebhookDisabledEvent):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, ForgeCreatedEvent):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, ForgeUpdatedEvent):
+                items_item = items_item_data.to_dict()
+            elif isinstance(items_item_data, ForgeDeletedEvent):
+                items_item = items_item_data.to_dict()
             else:
                 items_item = items_item_data.to_dict()
 
@@ -128,6 +169,10 @@ class EventPage:
         from ..models.assignment_created_event import AssignmentCreatedEvent  # noqa: PLC0415
         from ..models.assignment_released_event import AssignmentReleasedEvent  # noqa: PLC0415
         from ..models.escalation_resolved_event import EscalationResolvedEvent  # noqa: PLC0415
+        from ..models.forge_created_event import ForgeCreatedEvent  # noqa: PLC0415
+        from ..models.forge_deleted_event import ForgeDeletedEvent  # noqa: PLC0415
+        from ..models.forge_disabled_event import ForgeDisabledEvent  # noqa: PLC0415
+        from ..models.forge_updated_event import ForgeUpdatedEvent  # noqa: PLC0415
         from ..models.lockout_lifted_event import LockoutLiftedEvent  # noqa: PLC0415
         from ..models.review_approved_event import ReviewApprovedEvent  # noqa: PLC0415
         from ..models.review_rejected_event import ReviewRejectedEvent  # noqa: PLC0415
@@ -136,6 +181,10 @@ class EventPage:
         from ..models.token_created_event import TokenCreatedEvent  # noqa: PLC0415
         from ..models.token_revoked_event import TokenRevokedEvent  # noqa: PLC0415
         from ..models.version_submitted_event import VersionSubmittedEvent  # noqa: PLC0415
+        from ..models.webhook_created_event import WebhookCreatedEvent  # noqa: PLC0415
+        from ..models.webhook_deleted_event import WebhookDeletedEvent  # noqa: PLC0415
+        from ..models.webhook_disabled_event import WebhookDisabledEvent  # noqa: PLC0415
+        from ..models.webhook_updated_event import WebhookUpdatedEvent  # noqa: PLC0415
 
         d = dict(src_dict)
         items = []
@@ -151,6 +200,10 @@ class EventPage:
                 | AssignmentCreatedEvent
                 | AssignmentReleasedEvent
                 | EscalationResolvedEvent
+                | ForgeCreatedEvent
+                | ForgeDeletedEvent
+                | ForgeDisabledEvent
+                | ForgeUpdatedEvent
                 | LockoutLiftedEvent
                 | ReviewApprovedEvent
                 | ReviewRejectedEvent
@@ -159,6 +212,10 @@ class EventPage:
                 | TokenCreatedEvent
                 | TokenRevokedEvent
                 | VersionSubmittedEvent
+                | WebhookCreatedEvent
+                | WebhookDeletedEvent
+                | WebhookDisabledEvent
+                | WebhookUpdatedEvent
             ):
                 try:
                     if not isinstance(data, dict):
@@ -264,11 +321,75 @@ class EventPage:
                     return componentsschemas_event_type_12
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_13 = LockoutLiftedEvent.from_dict(data)
+
+                    return componentsschemas_event_type_13
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_14 = WebhookCreatedEvent.from_dict(data)
+
+                    return componentsschemas_event_type_14
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_15 = WebhookUpdatedEvent.from_dict(data)
+
+                    return componentsschemas_event_type_15
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_16 = WebhookDeletedEvent.from_dict(data)
+
+                    return componentsschemas_event_type_16
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_17 = WebhookDisabledEvent.from_dict(data)
+
+                    return componentsschemas_event_type_17
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_18 = ForgeCreatedEvent.from_dict(data)
+
+                    return componentsschemas_event_type_18
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_19 = ForgeUpdatedEvent.from_dict(data)
+
+                    return componentsschemas_event_type_19
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_20 = ForgeDeletedEvent.from_dict(data)
+
+                    return componentsschemas_event_type_20
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_event_type_13 = LockoutLiftedEvent.from_dict(data)
+                componentsschemas_event_type_21 = ForgeDisabledEvent.from_dict(data)
 
-                return componentsschemas_event_type_13
+                return componentsschemas_event_type_21
 
             items_item = _parse_items_item(items_item_data)
 
