@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::app::authenticate::{Authenticator, TokenCache};
-use crate::app::index::Index;
 use crate::app::deliver::{self, Outbox};
+use crate::app::index::Index;
 use crate::app::{bootstrap, upkeep};
 use crate::config::ServeConfig;
 use crate::http::state::AppState;

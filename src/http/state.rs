@@ -11,7 +11,6 @@ use crate::app::globs::Coverage;
 use crate::app::index::{Index, IndexSettings};
 use crate::config::McpSettings;
 use crate::metrics::{DatabaseGauges, IndexGauges};
-use crate::metrics::DatabaseGauges;
 use crate::outbound::{Client, Policy};
 use crate::rate_limit::RateLimiter;
 use crate::store::Db;
