@@ -21,8 +21,13 @@
 //!   over 1..K (one drawn at random from each equal slice), so K may be a million.
 //! - `check`: `POST /checks` for `eng-N` and three paths (one inside a `st-*` artifact).
 //! - `events_poll`: `GET /events?after=R&limit=100` at a random `after`.
+//! - `status_304`: as `status_read`, every request with the matching `If-None-Match` (all 304s:
+//!   the dashboards' polls that changed nothing, answered by the lockout index).
 //! - `healthz`: `GET /healthz`, which no database answers: the HTTP stack (every middleware
 //!   layer) and this load generator alone, the ceiling of any scenario on the machine.
+//!
+//! `loadgen notify-delay --writer-addr W --runs N` measures the notification delay between two
+//! replicas (see `notify_delay`).
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -77,6 +82,16 @@ enum Command {
         #[arg(long, default_value_t = 2000)]
         status_sample: usize,
     },
+    /// The notification delay: a write through `--writer-addr` (another replica), then a check
+    /// through `--addr`; prints its p50 and p99 (see the module's doc).
+    NotifyDelay {
+        #[arg(long, env = "LOADGEN_TOKEN")]
+        token: String,
+        #[arg(long)]
+        writer_addr: String,
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+    },
 }
 
 /// One keep-alive HTTP/1.1 connection.
@@ -90,6 +105,8 @@ struct Answer {
     status: StatusCode,
     body: Bytes,
     etag: Option<String>,
+    /// A write's `Reviewlock-Seq`.
+    seq: Option<i64>,
 }
 
 impl Client {
@@ -127,8 +144,9 @@ impl Client {
         let response = self.sender.send_request(request.body(Full::new(body))?).await?;
         let status = response.status();
         let etag = response.headers().get(header::ETAG).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let seq = response.headers().get("reviewlock-seq").and_then(|v| v.to_str().ok()?.parse().ok());
         let body = response.into_body().collect().await?.to_bytes();
-        Ok(Answer { status, body, etag })
+        Ok(Answer { status, body, etag, seq })
     }
 
     /// Sends and fails unless the status is one of `expected`.
@@ -181,6 +199,9 @@ async fn main() -> Result<()> {
         Command::Run { token, scenario, concurrency, seconds, status_sample } => {
             let length = Duration::from_secs_f64(*seconds);
             run(&args, token, scenario, *concurrency, length, *status_sample).await
+        }
+        Command::NotifyDelay { token, writer_addr, runs } => {
+            notify_delay(&args, token, writer_addr, *runs).await
         }
     }
 }
@@ -301,7 +322,7 @@ async fn run(
     let mut shared = Shared { base, etags: Vec::new(), last_seq: 0, nonce: nonce() };
     let mut c = Client::connect(&args.addr, token).await?;
     match scenario {
-        "status_read" => {
+        "status_read" | "status_304" => {
             let mut rng = Rng::new(shared.nonce as u64);
             let keys = status_keys(args.status_artifacts, status_sample.max(1), &mut rng);
             if keys.is_empty() {
@@ -343,6 +364,8 @@ async fn run(
                 let outcome = match scenario.as_str() {
                     "write_cycle" => write_cycle(&mut c, &shared, w, i).await,
                     "status_read" => status_read(&mut c, &shared, &mut rng, i).await,
+                    // Every read conditional, every ETag still current: all 304s.
+                    "status_304" => status_read(&mut c, &shared, &mut rng, 0).await,
                     "check" => check(&mut c, &shared, &mut rng).await,
                     "healthz" => healthz(&mut c).await,
                     _ => events_poll(&mut c, &shared, &mut rng).await,
@@ -440,6 +463,63 @@ async fn check(c: &mut Client, s: &Shared, rng: &mut Rng) -> Result<()> {
     let n = rng.below(2 * ENGINEERS as u64) + 1;
     let body = json!({ "agent": agent, "paths": [format!("src/st-{n}/lib.rs"), "src/other/mod.rs", "docs/readme.md"] });
     c.expect(Method::POST, &format!("{}/checks", s.base), Some(&body), None, &[StatusCode::OK]).await?;
+    Ok(())
+}
+
+/// For each run, a write through the writer replica (`PUT` of `eng-0`, its expertise toggled),
+/// then, through the replica at `--addr`, as soon as the write answered:
+/// - even runs, `visible`: checks of `eng-0` without `min_seq`, one after another, until one
+///   answers at the write's seq or past it: how long a check through another replica may miss a
+///   write (its index answers at its old seq until the notification arrives; then, no longer
+///   current, it lets the database answer until it has applied the write);
+/// - odd runs, `applied`: one check with `min_seq` at the write's seq, which the index answers
+///   once it has applied it (it waits for that, up to `REVIEWLOCK_INDEX_WAIT`).
+async fn notify_delay(args: &Args, token: &str, writer_addr: &str, runs: usize) -> Result<()> {
+    let base = format!("/v1/teams/{}", args.team);
+    let mut writer = Client::connect(writer_addr, token).await?;
+    let mut reader = Client::connect(&args.addr, token).await?;
+    let ok = [StatusCode::OK, StatusCode::CREATED];
+    let check = format!("{base}/checks");
+    let ask = json!({ "agent": "eng-0", "paths": ["src/st-1/lib.rs"] });
+    // Loads the team into the reader's index.
+    reader.expect(Method::POST, &check, Some(&ask), None, &ok).await?;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (mut visible, mut applied) = (Vec::new(), Vec::new());
+    for run in 0..runs {
+        let body = json!({ "expertise": if run % 4 < 2 { json!(["rust"]) } else { json!([]) } });
+        let wrote =
+            writer.expect(Method::PUT, &format!("{base}/agents/eng-0"), Some(&body), None, &ok).await?;
+        let seq = wrote.seq.ok_or("a write without Reviewlock-Seq")?;
+        let began = Instant::now();
+        if run % 2 == 0 {
+            loop {
+                let answer = reader.expect(Method::POST, &check, Some(&ask), None, &ok).await?;
+                let answered: Value = serde_json::from_slice(&answer.body)?;
+                if answered["seq"].as_i64().unwrap_or(0) >= seq {
+                    break;
+                }
+            }
+            visible.push(began.elapsed());
+        } else {
+            let mut asked = ask.clone();
+            asked["min_seq"] = json!(seq);
+            reader.expect(Method::POST, &check, Some(&asked), None, &ok).await?;
+            applied.push(began.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let pct = |v: &mut Vec<Duration>, p: f64| {
+        v.sort();
+        v.get(((v.len() as f64 * p).ceil() as usize).saturating_sub(1))
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    };
+    println!(
+        "notify_delay runs={runs} visible_p50_ms={:.2} visible_p99_ms={:.2} applied_p50_ms={:.2} applied_p99_ms={:.2}",
+        pct(&mut visible, 0.5),
+        pct(&mut visible, 0.99),
+        pct(&mut applied, 0.5),
+        pct(&mut applied, 0.99)
+    );
     Ok(())
 }
 

@@ -135,7 +135,7 @@ fn describe(e: &Error) -> String {
 /// Asks a running server whether the agent may write these paths: exit 0 if allowed, 1 with
 /// the denials on stderr if not, 2 if the question could not be answered.
 pub async fn check(args: &CheckArgs) -> ExitCode {
-    let checks = Checks { url: &args.url, token: &args.token, timeout: args.timeout };
+    let checks = Checks { url: &args.url, token: &args.token, timeout: args.timeout, min_seq: args.min_seq };
     match checks.ask(&args.team, Some(&args.agent), &args.paths).await {
         Ok(answer) if answer.allowed => ExitCode::SUCCESS,
         Ok(answer) => {
@@ -163,6 +163,8 @@ pub struct Checks<'a> {
     pub url: &'a str,
     pub token: &'a str,
     pub timeout: Duration,
+    /// Sent with each check: the answer reflects the team at or past this seq.
+    pub min_seq: Option<i64>,
 }
 
 /// Who a check is about (R16).
@@ -195,11 +197,14 @@ impl Checks<'_> {
         writer: Writer<'_>,
         paths: &[String],
     ) -> Result<CheckResult, String> {
-        let body = match writer {
+        let mut body = match writer {
             Writer::Agent(agent) => json!({ "agent": agent, "paths": paths }),
             Writer::Alias(alias) => json!({ "alias": alias, "paths": paths }),
             Writer::Unnamed => json!({ "paths": paths }),
         };
+        if let Some(seq) = self.min_seq {
+            body["min_seq"] = json!(seq);
+        }
         self.post(&format!("/v1/teams/{team}/checks"), body, "a check's").await
     }
 

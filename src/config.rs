@@ -249,6 +249,9 @@ pub struct CheckArgs {
     /// Longest wait for the answer (connecting included).
     #[arg(long, env = "REVIEWLOCK_TIMEOUT", default_value = "2s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Answer from the team's state at or past this event seq (a write's `Reviewlock-Seq`).
+    #[arg(long, env = "REVIEWLOCK_MIN_SEQ")]
+    pub min_seq: Option<i64>,
 }
 
 /// The agent runtimes whose pre-tool hook payloads `reviewlock hook` reads.
@@ -301,6 +304,11 @@ pub struct HookArgs {
     /// Longest wait for reviewlock's answer; past it the call is blocked.
     #[arg(long, env = "REVIEWLOCK_TIMEOUT", default_value = "2s", value_parser = parse_duration)]
     pub timeout: Duration,
+    /// Answer from the team's state at or past this event seq: the `Reviewlock-Seq` of the write
+    /// that set up this agent's session (the assignment that spawned it, say), so a replica
+    /// that has not yet applied it asks the database rather than miss it.
+    #[arg(long, env = "REVIEWLOCK_MIN_SEQ")]
+    pub min_seq: Option<i64>,
     /// Shell commands: `allow` (the default) lets them through, `deny` blocks them all. A shell
     /// command's writes cannot be read reliably from its text, so neither checks them.
     #[arg(long, env = "REVIEWLOCK_SHELL", value_enum, default_value = "allow")]
@@ -444,15 +452,65 @@ pub struct ServeConfig {
     /// empty (the default) accepts any, and requests without `Origin` always pass.
     #[arg(long, env = "REVIEWLOCK_MCP_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub mcp_allowed_origins: Vec<String>,
+    /// Answer checks and unchanged conditional polls from this replica's in-memory lockout
+    /// index while it is current (`true`), or always from the database (`false`).
+    #[arg(long, env = "REVIEWLOCK_INDEX", default_value_t = true, action = clap::ArgAction::Set)]
+    pub index: bool,
+    /// The most entries (artifacts, active lockouts, agents, aliases) the index holds, all teams
+    /// together; past it the least recently used teams are dropped, and a team larger than it
+    /// alone is answered by the database.
+    #[arg(long, env = "REVIEWLOCK_INDEX_BUDGET", default_value_t = 1_000_000)]
+    pub index_budget: u64,
+    /// A team the index has not been asked about for this long is dropped (and read again on
+    /// its next check).
+    #[arg(long, env = "REVIEWLOCK_INDEX_IDLE", default_value = "10m", value_parser = parse_duration)]
+    pub index_idle: Duration,
+    /// The longest a check with `min_seq` waits for the index to apply that seq before the
+    /// database answers.
+    #[arg(long, env = "REVIEWLOCK_INDEX_WAIT", default_value = "100ms", value_parser = parse_duration)]
+    pub index_wait: Duration,
 }
 
 impl ServeConfig {
+    /// The lockout index's settings.
+    pub fn index(&self) -> IndexSettings {
+        IndexSettings {
+            enabled: self.index,
+            budget: self.index_budget,
+            idle: self.index_idle,
+            wait: self.index_wait,
+        }
+    }
+
     /// What `/mcp` accepts besides a token.
     pub fn mcp(&self) -> McpSettings {
         let listed = |v: &[String]| v.iter().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
         McpSettings {
             allowed_hosts: listed(&self.mcp_allowed_hosts),
             allowed_origins: listed(&self.mcp_allowed_origins),
+        }
+    }
+}
+
+/// The lockout index's settings (`REVIEWLOCK_INDEX*`).
+#[derive(Debug, Clone, Copy)]
+pub struct IndexSettings {
+    pub enabled: bool,
+    /// The most entries held, all teams together.
+    pub budget: u64,
+    /// A team unused this long is dropped.
+    pub idle: Duration,
+    /// The longest a check with `min_seq` waits for the index.
+    pub wait: Duration,
+}
+
+impl Default for IndexSettings {
+    fn default() -> Self {
+        IndexSettings {
+            enabled: true,
+            budget: 1_000_000,
+            idle: Duration::from_secs(600),
+            wait: Duration::from_millis(100),
         }
     }
 }

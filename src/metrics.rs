@@ -27,6 +27,7 @@
 //! `REVIEWLOCK_DB_ACQUIRE_TIMEOUT`, as refusals with `code="unavailable"`.
 
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
@@ -226,7 +227,7 @@ impl Counted {
 
 /// The page: the recorded series, then this process's pool and the database's gauges, all
 /// from memory.
-pub fn render(db: &Db, database_gauges: &DatabaseGauges) -> String {
+pub fn render(db: &Db, database_gauges: &DatabaseGauges, index: &IndexGauges) -> String {
     let mut page = handle().render();
     let size = u64::from(db.size());
     let idle = db.idle() as u64;
@@ -253,6 +254,16 @@ pub fn render(db: &Db, database_gauges: &DatabaseGauges) -> String {
         "reviewlock_db_pool_waiting",
         "Requests and tasks of this process waiting for a pooled connection.",
         db.waiting(),
+    );
+    gauge(
+        "reviewlock_index_teams",
+        "Teams the lockout index of this process holds.",
+        index.teams.load(Ordering::Relaxed),
+    );
+    gauge(
+        "reviewlock_index_entries",
+        "Entries (artifacts, active lockouts, agents, aliases) the lockout index of this process holds, all teams together (REVIEWLOCK_INDEX_BUDGET bounds it).",
+        index.entries.load(Ordering::Relaxed),
     );
     if let Some(Totals { lockouts, escalations, backlog }) = database_gauges.get() {
         gauge(
@@ -284,7 +295,27 @@ pub fn render(db: &Db, database_gauges: &DatabaseGauges) -> String {
             );
         }
     }
+    let _ = write!(
+        page,
+        "# HELP reviewlock_checks_total Checks this process answered, by what answered them (the lockout index or the database).\n# TYPE reviewlock_checks_total counter\n"
+    );
+    for (by, n) in [
+        ("index", index.answered_by_index.load(Ordering::Relaxed)),
+        ("database", index.answered_by_database.load(Ordering::Relaxed)),
+    ] {
+        let _ = writeln!(page, "reviewlock_checks_total{{answered_by=\"{by}\"}} {n}");
+    }
     page
+}
+
+/// The lockout index's size and use (`app::index`), kept by the index and rendered at each
+/// scrape: one service's state, like the pool's gauges.
+#[derive(Debug, Default)]
+pub struct IndexGauges {
+    pub teams: AtomicU64,
+    pub entries: AtomicU64,
+    pub answered_by_index: AtomicU64,
+    pub answered_by_database: AtomicU64,
 }
 
 /// How often [`DatabaseGauges::keep_fresh`] reads the database's gauges (the HELP texts say it).

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::app::authenticate::{Authenticator, TokenCache};
 use crate::app::deliver::{self, Outbox};
+use crate::app::index::Index;
 use crate::app::{bootstrap, upkeep};
 use crate::config::ServeConfig;
 use crate::http::state::AppState;
@@ -34,6 +35,8 @@ pub async fn serve(config: ServeConfig) -> Result<(), BoxError> {
     if admin_token.is_none() {
         bootstrap_admin_token(&pool, &config.admin_token_file).await?;
     }
+    let feed = Feed::new(pool.clone());
+    let index_gauges = Arc::new(metrics::IndexGauges::default());
     let state = AppState {
         pool: pool.clone(),
         auth: Authenticator {
@@ -44,10 +47,12 @@ pub async fn serve(config: ServeConfig) -> Result<(), BoxError> {
         },
         request_timeout: config.request_timeout,
         body_read_timeout: config.body_read_timeout,
-        feed: Feed::new(pool),
+        feed: feed.clone(),
         coverage: Arc::default(),
         database_gauges: Arc::default(),
         mcp: Arc::new(config.mcp()),
+        index: Index::new(pool.clone(), &feed, config.index(), index_gauges.clone()),
+        index_gauges,
         outbox: outbox(&config)?,
     };
     tokio::spawn(upkeep::purge_idempotency_keys(state.pool.clone()));

@@ -6,8 +6,9 @@
 //! Postgres is stopped twice for about three seconds: meanwhile every request answers 503
 //! `unavailable` within a bounded time (the pool's acquire timeout, never a hang), `/readyz` says
 //! 503, `/healthz` 200 and the process lives on; once Postgres is back the service recovers by
-//! itself. Afterwards the database is read directly: every acknowledged write is there, exactly
-//! once, and nothing is half-applied.
+//! itself; so does the lockout index, which answers checks again once its listener listens and it
+//! has read what it missed. Afterwards the database is read directly: every acknowledged write is
+//! there, exactly once, and nothing is half-applied.
 
 mod process;
 
@@ -360,6 +361,22 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         put(&format!("{team}/agents/rev-{r}"), &token, body).await;
     }
 
+    // The lockout index loads the team on its first check, and answers the next ones.
+    let check = |min_seq: Option<i64>| {
+        let mut body = json!({ "agent": "eng-0", "paths": ["src/w0-0/lib.rs"] });
+        if let Some(seq) = min_seq {
+            body["min_seq"] = json!(seq);
+        }
+        client.request(Method::POST, &format!("{team}/checks")).bearer(&token).json(body).must()
+    };
+    check(None).await;
+    let by_index = async || {
+        let page = client.get("/metrics").send().await.unwrap();
+        let text = String::from_utf8_lossy(&page.bytes).into_owned();
+        let line = text.lines().find(|l| l.starts_with("reviewlock_checks_total{answered_by=\"index\"}"));
+        line.and_then(|l| l.rsplit(' ').next()?.parse::<u64>().ok()).expect("the index's count of checks")
+    };
+
     let tally = Arc::new(Tally::default());
     let writers: Vec<_> =
         (0..WRITERS).map(|id| tokio::spawn(writer(client, tally.clone(), token.clone(), id))).collect();
@@ -477,6 +494,34 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
         "a roster change under load took {roster_change:?}: did the writes starve it of the team's lock?"
     );
 
+    // The index, not current while the listener was down (the database answered, or its 503),
+    // answers again once the listener listens and the team has read what it missed: a check at
+    // the team's latest seq is answered by it within a few seconds.
+    let index_recovered = {
+        let started = Instant::now();
+        let mut recovered = None;
+        while recovered.is_none() && started.elapsed() < Duration::from_secs(20) {
+            let pool = PgPool::connect(&pg.url()).await.unwrap();
+            let seq: i64 = sqlx::query_scalar("select last_event_seq from team_seqs where team_id = $1")
+                .bind(TEAM)
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+            let before = by_index().await;
+            let answer = check(Some(seq)).await;
+            assert!(
+                answer.body["seq"].as_i64().unwrap() >= seq,
+                "a check at or past min_seq: {}",
+                answer.body
+            );
+            if by_index().await > before {
+                recovered = Some(started.elapsed());
+            }
+        }
+        recovered.expect("the lockout index never answered again after the restarts")
+    };
+
     // Stop the writers, each after its current write.
     tally.stop.store(true, Ordering::SeqCst);
     for w in writers {
@@ -496,7 +541,7 @@ async fn database_restarts_under_load_lose_no_acknowledged_write() {
          (ready again after {recovery_times:?}), replays of writes whose answer was lost {}, slowest answer \
          while down {:?}, event listener connections {listens} (lost {lost}, listening again \
          within {relistened_after:?} of the last restart; long poll woken in {wake:?}), roster change under \
-         load in {roster_change:?}, losses {}, failures {}, in {:?}",
+         load in {roster_change:?}, lockout index answering again after {index_recovered:?}, losses {}, failures {}, in {:?}",
         acks.len(),
         tally.unavailable.load(Ordering::SeqCst),
         tally.replayed.load(Ordering::SeqCst),

@@ -126,5 +126,6 @@ pub async fn list_agents(
     limit: i64,
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<Vec<AgentRow>>> {
-    team_list(pool, actor, team, held, async |conn| Ok(agents::list(conn, team, cursor, limit).await?)).await
+    team_list(pool, None, actor, team, held, async |conn| Ok(agents::list(conn, team, cursor, limit).await?))
+        .await
 }

@@ -15,6 +15,7 @@ pub mod deliver;
 pub mod events;
 pub mod forges;
 pub mod globs;
+pub mod index;
 pub mod lift;
 pub mod reads;
 pub mod ref_check;

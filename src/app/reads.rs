@@ -5,6 +5,7 @@ use sqlx::PgConnection;
 
 use crate::app::actor::{Actor, team_not_found};
 use crate::app::artifact::{artifact_not_found, etag};
+use crate::app::index::Index;
 use crate::app::views;
 use crate::domain::Scope;
 use crate::domain::{ArtifactKey, TeamId};
@@ -33,9 +34,11 @@ pub fn list_etag(seq: i64) -> String {
 
 /// A list of the team's, read by `list` in one snapshot with the team's last event seq, its
 /// ETag. When the actor holds a copy (`held` says whether an ETag is the one it holds), the
-/// seq alone is read first, and a match answers [`Fetched::Unchanged`] without the list.
+/// seq alone is read first, and a match answers [`Fetched::Unchanged`] without the list; the
+/// lockout `index`, when given and current for the team, knows the seq without a read.
 pub async fn team_list<T>(
     pool: &Db,
+    index: Option<&Index>,
     actor: &Actor,
     team: &TeamId,
     held: Option<impl FnOnce(&str) -> bool>,
@@ -47,7 +50,10 @@ pub async fn team_list<T>(
         Ok::<_, Error>(list_etag(seq))
     };
     if let Some(held) = held {
-        let etag = pool.read(last_seq).await?;
+        let etag = match index.and_then(|i| i.list_seq(team)) {
+            Some(seq) => list_etag(seq),
+            None => pool.read(last_seq).await?,
+        };
         if held(&etag) {
             return Ok(Fetched::Unchanged(etag));
         }
@@ -60,15 +66,25 @@ pub async fn team_list<T>(
 }
 
 /// The artifact's status from one statement. When the actor holds a copy, `held` says whether
-/// an ETag is the one it holds; if so, only the revisions are read.
+/// an ETag is the one it holds; if so, only the revisions are read, or nothing when the lockout
+/// `index` is current for the team and knows them.
 pub async fn get(
     pool: &Db,
+    index: &Index,
     actor: &Actor,
     team: &TeamId,
     key: &ArtifactKey,
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<ArtifactStatus>> {
     actor.require(team, Scope::Read)?;
+    // The index knows the ETag: a match is 304 with no read; a mismatch reads the body alone.
+    let mut held = held;
+    if let Some(Some(etag)) = index.artifact_etag(team, key)
+        && let Some(matches) = held.take()
+        && matches(&etag)
+    {
+        return Ok(Fetched::Unchanged(etag));
+    }
     pool.read(async |conn| {
         if let Some(held) = held {
             let (revision, team_revision) =
@@ -89,6 +105,7 @@ pub async fn get(
 /// A page of the team's artifacts, with the ETag of the team's lists.
 pub async fn list(
     pool: &Db,
+    index: &Index,
     actor: &Actor,
     team: &TeamId,
     filter: (Option<&str>, Option<&str>, Option<&str>),
@@ -96,7 +113,7 @@ pub async fn list(
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<Vec<ArtifactSummary>>> {
     let (state, agent, cursor) = filter;
-    team_list(pool, actor, team, held, async |conn| {
+    team_list(pool, Some(index), actor, team, held, async |conn| {
         let rows = store::list(conn, team, state, agent, cursor, limit).await?;
         Ok(rows.into_iter().map(views::summary).collect())
     })
@@ -142,7 +159,7 @@ pub async fn lockouts(
     artifact: Option<&str>,
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<Vec<Lockout>>> {
-    team_list(pool, actor, team, held, async |conn| {
+    team_list(pool, None, actor, team, held, async |conn| {
         // Filters select: an agent or artifact that does not exist has no lockouts, as an
         // agent that has none, and as the artifacts list answers for its `agent` filter.
         let rows = store::active_lockouts(conn, team, artifact, agent).await?;
@@ -160,7 +177,7 @@ pub async fn escalations(
     limit: i64,
     held: Option<impl FnOnce(&str) -> bool>,
 ) -> Result<Fetched<Vec<Escalation>>> {
-    team_list(pool, actor, team, held, async |conn| {
+    team_list(pool, None, actor, team, held, async |conn| {
         let rows = store::open_escalations(conn, team, after, limit).await?;
         Ok(rows.into_iter().map(views::escalation).collect())
     })

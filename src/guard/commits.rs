@@ -13,7 +13,9 @@ const CHECK_PATHS: usize = 256;
 /// The team and a client of the server, or what is missing.
 pub fn connect(args: &ServerArgs) -> Result<(&str, Checks<'_>), String> {
     match (&args.team, &args.token) {
-        (Some(team), Some(token)) => Ok((team, Checks { url: &args.url, token, timeout: args.timeout })),
+        (Some(team), Some(token)) => {
+            Ok((team, Checks { url: &args.url, token, timeout: args.timeout, min_seq: None }))
+        }
         _ => {
             let missing: Vec<&str> = [
                 (args.team.is_none(), "REVIEWLOCK_TEAM (--team)"),

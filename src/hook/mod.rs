@@ -191,7 +191,7 @@ async fn decide(args: &HookArgs, payload: &[u8]) -> Decision {
         .collect();
         return Decision::Unasked(format!("the hook is not configured: set {}", missing.join(", ")));
     };
-    let checks = Checks { url: &args.url, token, timeout: args.timeout };
+    let checks = Checks { url: &args.url, token, timeout: args.timeout, min_seq: args.min_seq };
     // R16: who is writing. The session's agent: REVIEWLOCK_AGENT, else the agent the token is
     // bound to (the server's answer to no name), else a writer the server cannot name.
     let session = args.agent.as_deref().map_or(Writer::Unnamed, Writer::Agent);

@@ -109,7 +109,7 @@ async fn list_artifacts(
     }
     let by = (filter.state.as_deref(), filter.agent.as_deref(), filter.cursor.as_deref());
     let held = preconditions::held(&headers);
-    let fetched = reads::list(&state.pool, &actor, &team, by, limit + 1, held).await?;
+    let fetched = reads::list(&state.pool, &state.index, &actor, &team, by, limit + 1, held).await?;
     Ok(preconditions::respond(fetched, |rows| {
         let (items, next_cursor) = paginate(rows, limit, |a| a.key.clone());
         ArtifactPage { items, next_cursor }
@@ -133,6 +133,7 @@ async fn get_artifact(
     headers: HeaderMap,
     Path((team, key)): Path<(TeamId, ArtifactKey)>,
 ) -> Result<Response> {
-    let fetched = reads::get(&state.pool, &actor, &team, &key, preconditions::held(&headers)).await?;
+    let fetched =
+        reads::get(&state.pool, &state.index, &actor, &team, &key, preconditions::held(&headers)).await?;
     Ok(preconditions::respond(fetched, |status| status))
 }

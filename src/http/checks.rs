@@ -38,5 +38,5 @@ async fn check(
         fields.line("alias", alias, MAX_NAME);
     }
     fields.finish()?;
-    Ok(axum::Json(check::check(&state.pool, &state.coverage, &actor, &team, input).await?))
+    Ok(axum::Json(check::check(&state.pool, &state.index, &state.coverage, &actor, &team, input).await?))
 }

@@ -42,6 +42,6 @@ async fn readyz(State(state): State<AppState>) -> Result<(StatusCode, &'static s
     responses((status = 200, description = "the metrics, in the Prometheus text exposition format", body = String,
                content_type = "text/plain")))]
 async fn metrics(State(state): State<AppState>) -> ([(header::HeaderName, &'static str); 1], String) {
-    let page = crate::metrics::render(&state.pool, &state.database_gauges);
+    let page = crate::metrics::render(&state.pool, &state.database_gauges, &state.index_gauges);
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], page)
 }

@@ -9,9 +9,29 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower_http::request_id::RequestId;
 
+use crate::app::index::Index;
 use crate::error::Error;
 use crate::http::error::{self, InternalCause, ProblemCode};
 use crate::http::events;
+use crate::http::preconditions::SEQ;
+
+/// A write's `Reviewlock-Seq` tells this replica's lockout index the seq it committed for its
+/// team, before the client has the answer: a check or conditional read through this replica
+/// after it is answered at or past that seq (read-your-writes on one replica, with no
+/// `min_seq`), by the index once it has applied the write, by the database until then.
+pub async fn committed(State(index): State<Index>, request: Request, next: Next) -> Response {
+    let team = request
+        .uri()
+        .path()
+        .strip_prefix("/v1/teams/")
+        .map(|rest| rest.split('/').next().unwrap_or_default().to_owned());
+    let response = next.run(request).await;
+    let seq = response.headers().get(SEQ).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<i64>().ok());
+    if let (Some(team), Some(seq)) = (team, seq) {
+        index.committed(&team, seq);
+    }
+    response
+}
 
 /// A request that takes longer than the configured timeout (plus a long poll's `wait`) answers
 /// 503 `unavailable`.

@@ -84,7 +84,8 @@ pub fn app(state: AppState, beside: impl FnOnce(axum::Router) -> axum::Router<Ap
     let timeout = state.request_timeout;
     let (router, spec) = routes().split_for_parts();
     let admit = axum::middleware::from_fn_with_state(state.clone(), admission::admit);
-    let rest = router.route_layer(admit.clone());
+    let committed = axum::middleware::from_fn_with_state(state.index.clone(), middleware::committed);
+    let rest = router.route_layer(admit.clone()).route_layer(committed);
     let beside = beside(rest.clone().with_state(state.clone())).route_layer(admit);
     rest.merge(beside)
         .merge(SwaggerUi::new("/docs").url("/openapi.json", spec))

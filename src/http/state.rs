@@ -8,8 +8,9 @@ use sqlx::PgPool;
 use crate::app::authenticate::{Authenticator, TokenCache};
 use crate::app::deliver::Outbox;
 use crate::app::globs::Coverage;
+use crate::app::index::{Index, IndexSettings};
 use crate::config::McpSettings;
-use crate::metrics::DatabaseGauges;
+use crate::metrics::{DatabaseGauges, IndexGauges};
 use crate::outbound::{Client, Policy};
 use crate::rate_limit::RateLimiter;
 use crate::store::Db;
@@ -34,6 +35,10 @@ pub struct AppState {
     pub database_gauges: Arc<DatabaseGauges>,
     /// What `/mcp` accepts besides a token (`REVIEWLOCK_MCP_ALLOWED_HOSTS`, `…_ORIGINS`).
     pub mcp: Arc<McpSettings>,
+    /// The lockout index: answers checks and unchanged conditional polls while it is current.
+    pub index: Index,
+    /// Its size and use, for `/metrics`.
+    pub index_gauges: Arc<IndexGauges>,
     /// Webhooks' and forges' client, sealing keys and wake-up (`app::deliver`); by
     /// [`AppState::new`], strict (https and public addresses only) and without keys.
     pub outbox: Outbox,
@@ -43,6 +48,8 @@ impl AppState {
     pub fn new(pool: PgPool) -> Self {
         let pool = Db::new(pool);
         let feed = Feed::new(pool.clone());
+        let index_gauges = Arc::new(IndexGauges::default());
+        let index = Index::new(pool.clone(), &feed, IndexSettings::default(), index_gauges.clone());
         Self {
             pool,
             auth: Authenticator {
@@ -57,7 +64,16 @@ impl AppState {
             coverage: Arc::default(),
             database_gauges: Arc::default(),
             mcp: Arc::default(),
+            index,
+            index_gauges,
             outbox: Outbox::new(Client::new(Policy::default()), None, None),
         }
+    }
+
+    /// The state with the lockout index set up by `settings` (off: every check asks the
+    /// database).
+    pub fn with_index(mut self, settings: IndexSettings) -> Self {
+        self.index = Index::new(self.pool.clone(), &self.feed, settings, self.index_gauges.clone());
+        self
     }
 }

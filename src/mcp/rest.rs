@@ -28,6 +28,13 @@ pub struct Call {
 pub struct Reply {
     pub status: StatusCode,
     pub body: Value,
+    /// A write's `Reviewlock-Seq`: the team's event seq it committed.
+    pub seq: Option<i64>,
+}
+
+/// The `Reviewlock-Seq` of a response, if any.
+fn seq(headers: &axum::http::HeaderMap) -> Option<i64> {
+    headers.get("reviewlock-seq")?.to_str().ok()?.parse().ok()
 }
 
 /// Whom a tool call acts for: the team its REST paths name and, over `/mcp`, the actor its
@@ -89,9 +96,9 @@ impl Rest for InProcess {
         // Admission takes this actor instead of authenticating again.
         request.extensions_mut().insert(actor);
         let response = self.routes.clone().oneshot(request).await.map_err(|e| e.to_string())?;
-        let status = response.status();
+        let (status, seq) = (response.status(), seq(response.headers()));
         let bytes = response.into_body().collect().await.map_err(|e| e.to_string())?.to_bytes();
-        Ok(Reply { status, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null) })
+        Ok(Reply { status, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null), seq })
     }
 }
 
@@ -158,8 +165,8 @@ impl Rest for Remote {
             .send_request(request)
             .await
             .map_err(|e| format!("asking reviewlock at {} failed: {e}", self.base))?;
-        let status = response.status();
+        let (status, seq) = (response.status(), seq(response.headers()));
         let bytes = response.into_body().collect().await.map_err(|e| e.to_string())?.to_bytes();
-        Ok(Reply { status, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null) })
+        Ok(Reply { status, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null), seq })
     }
 }

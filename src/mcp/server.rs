@@ -1,6 +1,9 @@
 //! The MCP server: tools, the artifact resources and the `handle_rejection` prompt, over any
 //! [`Rest`] (in-process at `/mcp`, or a remote server for `reviewlock mcp`).
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 use axum::http::Method;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams, GetPromptResponse,
@@ -32,11 +35,14 @@ walks through the steps.";
 #[derive(Clone)]
 pub struct Reviewlock<R> {
     rest: R,
+    /// The highest seq a write of this session committed, by team: sent as `min_seq` with its
+    /// checks (`check_write`), so they see the session's own writes through any replica.
+    seqs: Arc<Mutex<HashMap<String, i64>>>,
 }
 
 impl<R: Rest> Reviewlock<R> {
     pub fn new(rest: R) -> Self {
-        Self { rest }
+        Self { rest, seqs: Arc::default() }
     }
 
     /// The artifact's status, or `None` when it cannot be read (the caller explains without it).
@@ -108,12 +114,27 @@ impl<R: Rest> Reviewlock<R> {
                 ));
             }
             Method::DELETE => None,
+            _ if tool.name == "check_write" && !args.contains_key("min_seq") => {
+                let known =
+                    self.seqs.lock().unwrap_or_else(PoisonError::into_inner).get(&session.team).copied();
+                if let Some(seq) = known {
+                    args.insert("min_seq".into(), seq.into());
+                }
+                Some(Value::Object(args))
+            }
             _ => Some(Value::Object(args)),
         };
         let call = Call { method: tool.method.clone(), path, body, idempotency_key };
         match self.rest.send(session, call).await {
             Err(why) => Ok(refusals::unanswered(&why)),
-            Ok(reply) if reply.status.is_success() => Ok(CallToolResult::structured(reply.body)),
+            Ok(reply) if reply.status.is_success() => {
+                if let Some(seq) = reply.seq {
+                    let mut seqs = self.seqs.lock().unwrap_or_else(PoisonError::into_inner);
+                    let known = seqs.entry(session.team.clone()).or_default();
+                    *known = (*known).max(seq);
+                }
+                Ok(CallToolResult::structured(reply.body))
+            }
             Ok(reply) => {
                 let artifact = match (reply.body["code"].as_str(), &key) {
                     (Some(code), Some(key)) if Code::parse(code).is_some_and(refusals::needs_status) => {

@@ -32,6 +32,13 @@ pub struct CheckInput {
     /// relative to the repository root. At most 256 paths of at most 1000 bytes each.
     #[schema(max_items = 256, example = json!(["src/auth/login.rs"]))]
     pub paths: Option<Vec<String>>,
+    /// Answer from the team's state at or past this event seq: the `Reviewlock-Seq` a write
+    /// answered (a rejection through another replica, say). A replica whose in-memory index has
+    /// not yet applied it waits briefly for it, then asks the database; without it, a check may
+    /// miss a write committed on another replica within the last notification delay (see
+    /// docs/index.md).
+    #[schema(minimum = 0, example = 42)]
+    pub min_seq: Option<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -55,4 +62,9 @@ pub struct CheckResult {
     #[schema(required = true, example = "runtime-eng")]
     pub agent: Option<String>,
     pub denials: Vec<Denial>,
+    /// The team's event seq the answer reflects: the state after that event, at or past the
+    /// request's `min_seq`.
+    #[serde(default)]
+    #[schema(required = true, example = 42)]
+    pub seq: i64,
 }

@@ -454,7 +454,10 @@ impl Bench {
     /// status artifacts, st-1..st-8 rejected once.
     async fn setup(pool: &PgPool) -> Bench {
         let wire = Wire::start(pool).await;
-        let api = Api::new(wire.pool.clone());
+        // The database's statements: with the lockout index on, checks and unchanged polls
+        // would send none (and its own reads would be captured).
+        let off = reviewlock::config::IndexSettings { enabled: false, ..Default::default() };
+        let api = Api::with_state(wire.pool.clone(), |s| *s = s.clone().with_index(off));
         api.put(TEAM, ADMIN, json!({ "display_name": "Bench" })).await.expect(201, None);
         let coordinator = json!({ "name": "loadgen", "scope": "coordinator" });
         let created = api.post(&format!("{TEAM}/tokens"), ADMIN, coordinator).await;

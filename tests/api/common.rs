@@ -61,6 +61,19 @@ impl Reply {
         &self.body
     }
 
+    /// A check's answer (200) without its `seq`, which must be there: the seq it reflects.
+    #[track_caller]
+    pub fn answer(&self) -> Value {
+        let mut body = self.expect(200, None).clone();
+        let seq = body.as_object_mut().and_then(|o| o.remove("seq"));
+        assert!(
+            seq.as_ref().and_then(Value::as_i64).is_some_and(|s| s >= 0),
+            "a check answers its seq: {}",
+            self.body
+        );
+        body
+    }
+
     #[track_caller]
     pub fn ok(&self) -> &Value {
         assert!(self.status.is_success(), "expected success, got {}: {}", self.status, self.body);

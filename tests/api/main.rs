@@ -12,6 +12,7 @@ mod errors;
 mod examples;
 mod feed;
 mod idempotency;
+mod index;
 mod limits;
 mod metrics;
 mod observability;

@@ -79,7 +79,7 @@ async fn a_check_names_its_writer_by_alias_or_answers_for_the_most_restricted_wr
     assert_eq!((&locked["allowed"], &locked["agent"]), (&json!(false), &json!("a")));
     assert_eq!(locked["denials"][0]["code"], "agent_locked_out");
     let free = check(&t, json!({ "alias": "plugin:reviser", "paths": ["src/web/a.rs"] })).await;
-    assert_eq!(free.expect(200, None), &json!({ "allowed": true, "agent": "b", "denials": [] }));
+    assert_eq!(free.answer(), json!({ "allowed": true, "agent": "b", "denials": [] }));
     // An id is a name too.
     let by_id = check(&t, json!({ "alias": "a", "paths": ["src/web/a.rs"] })).await;
     assert_eq!(by_id.expect(200, None)["agent"], "a");
@@ -100,7 +100,7 @@ async fn a_check_names_its_writer_by_alias_or_answers_for_the_most_restricted_wr
         let mut body = unnamed.clone();
         body["paths"] = json!(["README.md", "src/other/x.rs"]);
         let reply = check(&t, body).await;
-        assert_eq!(reply.expect(200, None), &json!({ "allowed": true, "agent": null, "denials": [] }));
+        assert_eq!(reply.answer(), json!({ "allowed": true, "agent": null, "denials": [] }));
         // Asked about the artifact itself: refused while anyone is locked out of it.
         let mut body = unnamed.clone();
         body["artifact"] = json!("web");

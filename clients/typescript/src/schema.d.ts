@@ -1311,6 +1311,16 @@ export interface components {
              */
             artifact?: string | null;
             /**
+             * Format: int64
+             * @description Answer from the team's state at or past this event seq: the `Reviewlock-Seq` a write
+             *     answered (a rejection through another replica, say). A replica whose in-memory index has
+             *     not yet applied it waits briefly for it, then asks the database; without it, a check may
+             *     miss a write committed on another replica within the last notification delay (see
+             *     docs/index.md).
+             * @example 42
+             */
+            min_seq?: number | null;
+            /**
              * @description File paths, repository-relative with `/` separators, matched against the `paths` globs of
              *     the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
              *     for an agent that may not author, every artifact (`not_an_author`). A file no artifact
@@ -1333,6 +1343,13 @@ export interface components {
             /** @description True when there is no denial. */
             allowed: boolean;
             denials: components["schemas"]["Denial"][];
+            /**
+             * Format: int64
+             * @description The team's event seq the answer reflects: the state after that event, at or past the
+             *     request's `min_seq`.
+             * @example 42
+             */
+            seq: number;
         };
         /**
          * @description A stable refusal code (PROTOCOL §4 and §5).

@@ -66,6 +66,9 @@ struct SnapshotRow {
     /// Read by a check alone.
     #[sqlx(default)]
     writer: Option<String>,
+    /// Read by a check alone.
+    #[sqlx(default)]
+    seq: Option<i64>,
 }
 
 /// A statement reading a [`Snapshot`]: the team `$1`'s policy, revision and roster (its agents
@@ -77,7 +80,8 @@ macro_rules! snapshot_sql {
         snapshot_sql!(roster: $roster, artifact: $artifact, locked_paths: $locked, "")
     };
     (roster: $roster:expr, artifact: $artifact:expr, locked_paths: $locked:expr, writer: $writer:expr) => {
-        snapshot_sql!(roster: $roster, artifact: $artifact, locked_paths: $locked, concat!(", ", $writer, " as writer"))
+        snapshot_sql!(roster: $roster, artifact: $artifact, locked_paths: $locked,
+                      concat!(", ", $writer, " as writer", team_seq!()))
     };
     (roster: $roster:expr, artifact: $artifact:expr, locked_paths: $locked:expr, $writer:expr) => {
         concat!(
@@ -94,6 +98,13 @@ macro_rules! snapshot_sql {
             $writer,
             " from teams t where t.id = $1"
         )
+    };
+}
+
+/// The team `t`'s last event seq, as the column `seq`: what a check's answer reflects.
+macro_rules! team_seq {
+    () => {
+        ", (select s.last_event_seq from team_seqs s where s.team_id = t.id) as seq"
     };
 }
 
@@ -211,7 +222,7 @@ pub async fn load_check(
 ) -> sqlx::Result<Option<Snapshot>> {
     macro_rules! nobody {
         ($artifact:expr) => {
-            snapshot_sql!(roster: " and false", artifact: $artifact, locked_paths: locked_paths_json!(nobody))
+            snapshot_sql!(roster: " and false", artifact: $artifact, locked_paths: locked_paths_json!(nobody), team_seq!())
         };
     }
     macro_rules! statement {
@@ -262,6 +273,7 @@ impl SnapshotRow {
             artifact: self.artifact.map(|a| a.0),
             locked_paths: self.locked_paths.0,
             writer: self.writer,
+            seq: self.seq,
         }
     }
 }
@@ -362,4 +374,116 @@ pub async fn list(
     .bind(limit)
     .fetch_all(conn)
     .await
+}
+
+/// A team whole, for the lockout index (`app::index`): its policy, revision and last event seq,
+/// every agent, and every alias with the agent it names.
+pub struct TeamRecord {
+    pub seq: i64,
+    pub policy: Policy,
+    pub revision: i64,
+    pub roster: Roster,
+    pub aliases: Vec<(String, String)>,
+}
+
+#[derive(sqlx::FromRow)]
+struct TeamRecordRow {
+    seq: i64,
+    profile: Profile,
+    required_approvals: i32,
+    revision: i64,
+    roster: Json<Vec<RosterRow>>,
+    aliases: Json<Vec<(String, String)>>,
+}
+
+/// The team whole but its artifacts ([`TeamRecord`]), from one statement; `None` when the team
+/// does not exist. Run it with [`index_artifacts`] and [`index_changes`] in one snapshot.
+pub async fn index_team(conn: &mut PgConnection, team: &str) -> sqlx::Result<Option<TeamRecord>> {
+    let row: Option<TeamRecordRow> = sqlx::query_as(
+        "select s.last_event_seq as seq, t.profile, t.required_approvals, t.revision,
+             coalesce((select json_agg(json_build_object('id', g.id, 'active', g.active, 'can_review', g.can_review,
+                                                         'can_author', g.can_author, 'expertise', g.expertise))
+                       from agents g where g.team_id = t.id), '[]') as roster,
+             coalesce((select json_agg(json_build_array(x.alias, x.agent_id)) from agent_aliases x
+                       where x.team_id = t.id), '[]') as aliases
+         from teams t join team_seqs s on s.team_id = t.id where t.id = $1",
+    )
+    .bind(team)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|r| {
+        let snapshot = SnapshotRow {
+            profile: r.profile,
+            required_approvals: r.required_approvals,
+            revision: r.revision,
+            roster: r.roster,
+            artifact: None,
+            locked_paths: Json(Vec::new()),
+            writer: None,
+            seq: None,
+        }
+        .into_snapshot();
+        TeamRecord {
+            seq: r.seq,
+            policy: snapshot.policy,
+            revision: r.revision,
+            roster: snapshot.roster,
+            aliases: r.aliases.0,
+        }
+    }))
+}
+
+/// The team's artifacts, each as a status read loads it, handed to `each` one at a time as
+/// they arrive (a team may have a million): every one, or those of `keys` (an artifact no longer
+/// there is left out).
+pub async fn index_artifacts(
+    conn: &mut PgConnection,
+    team: &str,
+    keys: Option<&[String]>,
+    mut each: impl FnMut(Loaded),
+) -> sqlx::Result<()> {
+    use futures_util::TryStreamExt;
+    let mut rows = match keys {
+        None => sqlx::query_scalar::<_, Json<Loaded>>(concat!(
+            "select ",
+            artifact_json!("k.key"),
+            " from teams t join artifacts k on k.team_id = t.id where t.id = $1"
+        ))
+        .bind(team)
+        .fetch(conn),
+        Some(keys) => sqlx::query_scalar::<_, Json<Loaded>>(concat!(
+            "select ",
+            artifact_json!("k.key"),
+            " from teams t join artifacts k on k.team_id = t.id where t.id = $1 and k.key = any($2)"
+        ))
+        .bind(team)
+        .bind(keys)
+        .fetch(conn),
+    };
+    while let Some(row) = rows.try_next().await? {
+        each(row.0);
+    }
+    Ok(())
+}
+
+/// How many artifacts the team has: what reading it whole would cost.
+pub async fn index_size(conn: &mut PgConnection, team: &str) -> sqlx::Result<i64> {
+    sqlx::query_scalar("select count(*) from artifacts where team_id = $1").bind(team).fetch_one(conn).await
+}
+
+/// What the team's events after `after` changed: the artifacts they name, and whether one names
+/// none (a change of the team, an agent or a token).
+pub async fn index_changes(
+    conn: &mut PgConnection,
+    team: &str,
+    after: i64,
+) -> sqlx::Result<(Vec<String>, bool)> {
+    let keys: Vec<Option<String>> =
+        sqlx::query_scalar("select distinct artifact from events where team_id = $1 and seq > $2")
+            .bind(team)
+            .bind(after)
+            .fetch_all(conn)
+            .await?;
+    let team_level = keys.iter().any(Option::is_none);
+    Ok((keys.into_iter().flatten().collect(), team_level))
 }

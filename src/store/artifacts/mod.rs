@@ -130,6 +130,8 @@ pub struct Snapshot {
     pub locked_paths: Vec<LockedPaths>,
     /// The agent a check is about, when the writer names one (R16).
     pub writer: Option<String>,
+    /// The team's last event seq, read by a check alone.
+    pub seq: Option<i64>,
 }
 
 impl Loaded {

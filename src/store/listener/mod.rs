@@ -47,10 +47,23 @@ struct Inner {
     started: Once,
 }
 
+/// What hears of every team's events besides the hubs (the lockout index of `app::index`): told
+/// of each notification, and of the listener starting and stopping to listen, since
+/// notifications sent while nobody listens are lost.
+pub trait Follower: Send + Sync {
+    /// A notification for `team`: an event of its committed.
+    fn notified(&self, team: &str);
+    /// `true`: the listener listens (again); what was sent before is unknown. `false`: it
+    /// lost its connection; notifications are lost until it listens again.
+    fn listening(&self, listening: bool);
+}
+
 /// What the listener, the hubs' tasks and the waiters share.
 struct Shared {
     db: Db,
     hubs: Mutex<Hubs>,
+    /// See [`Follower`].
+    followers: Mutex<Vec<Arc<dyn Follower>>>,
     /// See [`Feed::reads`].
     reads: AtomicU64,
     /// See [`Feed::wakeups`].
@@ -68,6 +81,7 @@ impl Feed {
         let shared = Shared {
             db,
             hubs: Mutex::default(),
+            followers: Mutex::default(),
             reads: AtomicU64::new(0),
             wakeups: AtomicU64::new(0),
             activity: Arc::default(),
@@ -89,6 +103,12 @@ impl Feed {
     /// Ends every stream and long poll (they answer what they have), for a graceful shutdown.
     pub fn close(&self) {
         self.0.closed.send_replace(true);
+    }
+
+    /// Tells `follower` of every notification of every team from now on, and of the listener
+    /// listening or not (it hears nothing until [`Feed::start`]).
+    pub fn follow_all(&self, follower: Arc<dyn Follower>) {
+        lock(&self.0.shared.followers).push(follower);
     }
 
     /// A waiter on the team's log, from now on. Subscribe before reading the log.
@@ -148,6 +168,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Shared {
+    fn followers(&self) -> Vec<Arc<dyn Follower>> {
+        lock(&self.followers).clone()
+    }
+
     /// Wakes the team's hub, if the team has waiters.
     fn wake(&self, team: &str) {
         self.activity.notify_one();
@@ -172,8 +196,12 @@ async fn listen(shared: Arc<Shared>, mut closed: watch::Receiver<bool>) {
     loop {
         let error = tokio::select! {
             e = listen_once(&shared, &mut backoff) => e,
-            () = closing(&mut closed) => return,
+            () = closing(&mut closed) => {
+                shared.followers().iter().for_each(|f| f.listening(false));
+                return;
+            }
         };
+        shared.followers().iter().for_each(|f| f.listening(false));
         if shared.db.is_closed() {
             return;
         }
@@ -201,11 +229,19 @@ async fn listen_once(shared: &Shared, backoff: &mut Duration) -> sqlx::Error {
     }
     tracing::debug!(channel = CHANNEL, "listening for events");
     // Whatever committed while nobody listened was not announced.
+    shared.followers().iter().for_each(|f| f.listening(true));
     shared.wake_all();
     *backoff = Duration::from_millis(250);
     loop {
         match listener.try_recv().await {
-            Ok(Some(notification)) => shared.wake(notification.payload()),
+            Ok(Some(notification)) => {
+                let team = notification.payload();
+                // Under the lock: a short list, and a follower only records and wakes.
+                for follower in lock(&shared.followers).iter() {
+                    follower.notified(team);
+                }
+                shared.wake(team);
+            }
             Ok(None) => {
                 return sqlx::Error::Io(std::io::Error::new(
                     std::io::ErrorKind::ConnectionAborted,

@@ -26,6 +26,12 @@ class CheckInput:
             writer reviewlock cannot name (see `agent`), never the token's agent. Example: general-purpose.
         artifact (None | str | Unset): An artifact key: would a version authored by the agent be accepted now? Example:
             auth.
+        min_seq (int | None | Unset): Answer from the team's state at or past this event seq: the `Reviewlock-Seq` a
+            write
+            answered (a rejection through another replica, say). A replica whose in-memory index has
+            not yet applied it waits briefly for it, then asks the database; without it, a check may
+            miss a write committed on another replica within the last notification delay (see
+            docs/index.md). Example: 42.
         paths (list[str] | None | Unset): File paths, repository-relative with `/` separators, matched against the
             `paths` globs of
             the artifacts the agent may not write: those it is locked out of (`agent_locked_out`) or,
@@ -39,6 +45,7 @@ class CheckInput:
     agent: None | str | Unset = UNSET
     alias: None | str | Unset = UNSET
     artifact: None | str | Unset = UNSET
+    min_seq: int | None | Unset = UNSET
     paths: list[str] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,6 +67,12 @@ class CheckInput:
         else:
             artifact = self.artifact
 
+        min_seq: int | None | Unset
+        if isinstance(self.min_seq, Unset):
+            min_seq = UNSET
+        else:
+            min_seq = self.min_seq
+
         paths: list[str] | None | Unset
         if isinstance(self.paths, Unset):
             paths = UNSET
@@ -78,6 +91,8 @@ class CheckInput:
             field_dict["alias"] = alias
         if artifact is not UNSET:
             field_dict["artifact"] = artifact
+        if min_seq is not UNSET:
+            field_dict["min_seq"] = min_seq
         if paths is not UNSET:
             field_dict["paths"] = paths
 
@@ -114,6 +129,15 @@ class CheckInput:
 
         artifact = _parse_artifact(d.pop("artifact", UNSET))
 
+        def _parse_min_seq(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        min_seq = _parse_min_seq(d.pop("min_seq", UNSET))
+
         def _parse_paths(data: object) -> list[str] | None | Unset:
             if data is None:
                 return data
@@ -135,6 +159,7 @@ class CheckInput:
             agent=agent,
             alias=alias,
             artifact=artifact,
+            min_seq=min_seq,
             paths=paths,
         )
 

@@ -21,11 +21,14 @@ class CheckResult:
             Example: runtime-eng.
         allowed (bool): True when there is no denial.
         denials (list[Denial]):
+        seq (int): The team's event seq the answer reflects: the state after that event, at or past the
+            request's `min_seq`. Example: 42.
     """
 
     agent: None | str
     allowed: bool
     denials: list[Denial]
+    seq: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,6 +42,8 @@ class CheckResult:
             denials_item = denials_item_data.to_dict()
             denials.append(denials_item)
 
+        seq = self.seq
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -46,6 +51,7 @@ class CheckResult:
                 "agent": agent,
                 "allowed": allowed,
                 "denials": denials,
+                "seq": seq,
             }
         )
 
@@ -73,10 +79,13 @@ class CheckResult:
 
             denials.append(denials_item)
 
+        seq = d.pop("seq")
+
         check_result = cls(
             agent=agent,
             allowed=allowed,
             denials=denials,
+            seq=seq,
         )
 
         check_result.additional_properties = d
