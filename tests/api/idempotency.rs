@@ -451,7 +451,11 @@ async fn hold_artifact(t: &Team, key: &str) -> sqlx::Transaction<'static, sqlx::
 async fn until_in_flight(t: &Team, key: &str) {
     for _ in 0..200 {
         let locks: i64 =
-            sqlx::query_scalar("select count(*) from pg_locks where locktype = 'advisory' and granted")
+            // This test's database only: other tests' (a delivery worker's) are in the cluster's view.
+            sqlx::query_scalar(
+                "select count(*) from pg_locks where locktype = 'advisory' and granted
+                 and database = (select oid from pg_database where datname = current_database())",
+            )
                 .fetch_one(&t.api.pool)
                 .await
                 .unwrap();
