@@ -345,3 +345,147 @@ fn refusal_text(problem: &Value) -> String {
         problem["detail"].as_str().unwrap_or("the server gave no detail")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use axum::http::StatusCode;
+    use serde_json::json;
+
+    use super::*;
+    use crate::mcp::rest::Reply;
+
+    /// A REST API that answers each call with the next reply scripted, and keeps every call it
+    /// was sent with its session's team.
+    #[derive(Clone, Default)]
+    struct Scripted {
+        replies: Arc<Mutex<VecDeque<Result<Reply, String>>>>,
+        sent: Arc<Mutex<Vec<(String, Call)>>>,
+    }
+
+    impl Rest for Scripted {
+        fn session(&self, _: &RequestContext<RoleServer>) -> Result<Session, ErrorData> {
+            unreachable!("these tests give each call its session")
+        }
+
+        async fn send(&self, session: &Session, call: Call) -> Result<Reply, String> {
+            self.sent.lock().unwrap().push((session.team.clone(), call));
+            self.replies.lock().unwrap().pop_front().expect("a reply scripted for each call")
+        }
+    }
+
+    /// One MCP session's server, and the REST API it calls.
+    fn session() -> (Reviewlock<Scripted>, Scripted) {
+        let rest = Scripted::default();
+        (Reviewlock::new(rest.clone()), rest)
+    }
+
+    /// Calls `tool` as team `team`, the REST API answering `reply`; the call it made.
+    async fn call(
+        server: &Reviewlock<Scripted>,
+        rest: &Scripted,
+        team: &str,
+        tool: &str,
+        args: Value,
+        reply: Result<Reply, String>,
+    ) -> Call {
+        rest.replies.lock().unwrap().push_back(reply);
+        let Value::Object(args) = args else { panic!("arguments are an object") };
+        let session = Session { team: team.into(), actor: None };
+        server.call(tools::find(tool).unwrap(), &session, args).await.unwrap();
+        let (sent_as, sent) = rest.sent.lock().unwrap().pop().expect("the tool called the REST API");
+        assert_eq!(sent_as, team);
+        sent
+    }
+
+    /// `create_artifact` as team `team`, answered `status` with `Reviewlock-Seq: seq`.
+    async fn write(
+        server: &Reviewlock<Scripted>,
+        rest: &Scripted,
+        team: &str,
+        status: u16,
+        seq: Option<i64>,
+    ) {
+        let body = match status {
+            200..300 => json!({ "key": "auth", "state": "in_review" }),
+            500.. => json!({ "code": "internal", "detail": "internal error" }),
+            _ => json!({ "code": "artifact_exists", "detail": "an artifact 'auth' exists" }),
+        };
+        let reply = Reply { status: StatusCode::from_u16(status).unwrap(), body, seq };
+        let args = json!({ "key": "auth", "title": "auth", "author": "a", "paths": ["src/auth/**"] });
+        call(server, rest, team, "create_artifact", args, Ok(reply)).await;
+    }
+
+    /// The body `check_write` sent as team `team`, with `args` (an agent and paths without them).
+    async fn check(server: &Reviewlock<Scripted>, rest: &Scripted, team: &str, args: Value) -> Value {
+        let mut args = args;
+        args.as_object_mut().unwrap().entry("agent").or_insert(json!("a"));
+        args.as_object_mut().unwrap().entry("paths").or_insert(json!(["src/auth/login.rs"]));
+        let answer = json!({ "allowed": true, "agent": "a", "denials": [], "seq": 1 });
+        let reply = Reply { status: StatusCode::OK, body: answer, seq: None };
+        let sent = call(server, rest, team, "check_write", args, Ok(reply)).await;
+        assert_eq!(sent.path, format!("/v1/teams/{team}/checks"));
+        sent.body.expect("a check has a body")
+    }
+
+    #[tokio::test]
+    async fn check_write_sends_the_seq_of_the_session_s_last_write_as_min_seq() {
+        let (server, rest) = session();
+        let before = check(&server, &rest, "acme", json!({})).await;
+        assert_eq!(before, json!({ "agent": "a", "paths": ["src/auth/login.rs"] }), "no write yet");
+
+        write(&server, &rest, "acme", 201, Some(7)).await;
+        let after = check(&server, &rest, "acme", json!({})).await;
+        assert_eq!(after, json!({ "agent": "a", "paths": ["src/auth/login.rs"], "min_seq": 7 }));
+    }
+
+    #[tokio::test]
+    async fn a_min_seq_the_caller_gives_is_sent_as_given() {
+        let (server, rest) = session();
+        write(&server, &rest, "acme", 201, Some(7)).await;
+        for given in [3, 7, 20] {
+            let sent = check(&server, &rest, "acme", json!({ "min_seq": given })).await;
+            assert_eq!(sent["min_seq"], given);
+        }
+        // And it does not replace the session's own.
+        assert_eq!(check(&server, &rest, "acme", json!({})).await["min_seq"], 7);
+    }
+
+    #[tokio::test]
+    async fn a_refused_or_unanswered_write_does_not_raise_it() {
+        let (server, rest) = session();
+        write(&server, &rest, "acme", 409, Some(3)).await;
+        assert_eq!(check(&server, &rest, "acme", json!({})).await.get("min_seq"), None, "only a refusal yet");
+
+        write(&server, &rest, "acme", 201, Some(5)).await;
+        write(&server, &rest, "acme", 409, Some(9)).await;
+        write(&server, &rest, "acme", 500, Some(10)).await;
+        let args = json!({ "key": "auth", "title": "auth", "author": "a", "paths": ["src/auth/**"] });
+        call(&server, &rest, "acme", "create_artifact", args, Err("connection reset".into())).await;
+        assert_eq!(check(&server, &rest, "acme", json!({})).await["min_seq"], 5);
+    }
+
+    #[tokio::test]
+    async fn the_highest_seq_is_kept() {
+        let (server, rest) = session();
+        write(&server, &rest, "acme", 201, Some(9)).await;
+        write(&server, &rest, "acme", 201, Some(4)).await;
+        assert_eq!(check(&server, &rest, "acme", json!({})).await["min_seq"], 9, "a lower seq later");
+        write(&server, &rest, "acme", 200, None).await;
+        assert_eq!(check(&server, &rest, "acme", json!({})).await["min_seq"], 9, "a write with no seq");
+        write(&server, &rest, "acme", 201, Some(12)).await;
+        assert_eq!(check(&server, &rest, "acme", json!({})).await["min_seq"], 12);
+    }
+
+    #[tokio::test]
+    async fn each_team_has_its_own() {
+        let (server, rest) = session();
+        write(&server, &rest, "acme", 201, Some(5)).await;
+        assert_eq!(check(&server, &rest, "globex", json!({})).await.get("min_seq"), None, "acme's seq");
+
+        write(&server, &rest, "globex", 201, Some(2)).await;
+        assert_eq!(check(&server, &rest, "globex", json!({})).await["min_seq"], 2);
+        assert_eq!(check(&server, &rest, "acme", json!({})).await["min_seq"], 5);
+    }
+}
