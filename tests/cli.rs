@@ -9,13 +9,16 @@ use std::process::{Command, Output};
 
 use common::{ADMIN, Api};
 use hyper::Method;
-use process::{Serve, database_url, serve, server_url};
+use process::{Serve, database_url, listen, serve, server_url};
 use serde_json::json;
 use sqlx::PgPool;
 
 fn reviewlock(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_reviewlock"));
-    command.args(args).env_remove("REVIEWLOCK_TOKEN").env_remove("REVIEWLOCK_URL");
+    command.args(args);
+    for var in ["REVIEWLOCK_TOKEN", "REVIEWLOCK_URL", "REVIEWLOCK_MIN_SEQ"] {
+        command.env_remove(var);
+    }
     for (k, v) in env {
         command.env(k, v);
     }
@@ -125,6 +128,58 @@ async fn check_exits_0_when_allowed_and_1_with_the_denials(pool: PgPool) {
     assert_eq!(out.status.code(), Some(2), "no server");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(&format!("cannot reach the server at {url}")), "{stderr}");
+}
+
+/// `reviewlock check --min-seq` (or `REVIEWLOCK_MIN_SEQ`) asks with `min_seq`; without it the
+/// check carries none. The exit code is the lockout's either way.
+#[sqlx::test]
+async fn check_sends_min_seq_when_given(pool: PgPool) {
+    let api = Api::new(pool.clone());
+    api.team("acme", serde_json::Value::Null).await;
+    for agent in ["a", "b"] {
+        api.agent("acme", agent, json!({})).await;
+    }
+    api.agent("acme", "q", json!({ "can_review": true, "can_author": false })).await;
+    let body = json!({ "key": "auth", "title": "auth", "author": "a", "paths": ["src/auth/**"] });
+    api.post("/v1/teams/acme/artifacts", ADMIN, body).await.expect(201, None);
+    let reject =
+        json!({ "reviewer": "q", "verdict": "reject", "reason": "no", "remedy": { "action": "reassign" } });
+    let rejected = api.post("/v1/teams/acme/artifacts/auth/versions/1/reviews", ADMIN, reject).await;
+    rejected.expect(201, None);
+    let seq: i64 = rejected.headers["reviewlock-seq"].to_str().unwrap().parse().unwrap();
+    let read = api.token("acme", "read").await;
+    let server = listen(api.app.clone()).await;
+    // `reviewlock check --team acme --agent AGENT [args] src/auth/login.rs`, with `min_seq` in the
+    // environment when given: its exit code, and the body of the one check it asked.
+    let check = async |agent: &str, args: &[&str], min_seq: Option<i64>| {
+        let args: Vec<String> =
+            [&["check", "--team", "acme", "--agent", agent][..], args, &["src/auth/login.rs"]]
+                .concat()
+                .iter()
+                .map(|a| a.to_string())
+                .collect();
+        let mut env = vec![("REVIEWLOCK_URL", server.url.clone()), ("REVIEWLOCK_TOKEN", read.clone())];
+        env.extend(min_seq.map(|seq| ("REVIEWLOCK_MIN_SEQ", seq.to_string())));
+        let out = tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            reviewlock(&args, &env)
+        })
+        .await
+        .unwrap();
+        let received = server.take();
+        assert_eq!(received.len(), 1, "one check: {received:?}");
+        assert_eq!(received[0].path, "/v1/teams/acme/checks");
+        (out.status.code(), received[0].body.clone())
+    };
+    let at = |agent: &str| json!({ "agent": agent, "paths": ["src/auth/login.rs"], "min_seq": seq });
+
+    assert_eq!(check("a", &["--min-seq", &seq.to_string()], None).await, (Some(1), at("a")));
+    assert_eq!(check("b", &["--min-seq", &seq.to_string()], None).await, (Some(0), at("b")));
+    assert_eq!(check("a", &[], Some(seq)).await, (Some(1), at("a")), "REVIEWLOCK_MIN_SEQ");
+    let unasked = |agent: &str| json!({ "agent": agent, "paths": ["src/auth/login.rs"] });
+    assert_eq!(check("a", &[], None).await, (Some(1), unasked("a")));
+    assert_eq!(check("b", &[], None).await, (Some(0), unasked("b")));
 }
 
 /// The bootstrap admin token of a server started without a terminal (a service manager, a

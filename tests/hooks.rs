@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{ADMIN, Api};
-use process::{database_url, free_port, serve};
+use process::{database_url, free_port, listen, serve};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
@@ -29,9 +29,14 @@ fn fixture(name: &str, repo: &Path) -> String {
 fn hook(args: &[&str], env: &[(&str, &str)], payload: &str) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_reviewlock"));
     command.arg("hook").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    for var in
-        ["REVIEWLOCK_TOKEN", "REVIEWLOCK_URL", "REVIEWLOCK_TEAM", "REVIEWLOCK_AGENT", "REVIEWLOCK_ROOT"]
-    {
+    for var in [
+        "REVIEWLOCK_TOKEN",
+        "REVIEWLOCK_URL",
+        "REVIEWLOCK_TEAM",
+        "REVIEWLOCK_AGENT",
+        "REVIEWLOCK_ROOT",
+        "REVIEWLOCK_MIN_SEQ",
+    ] {
         command.env_remove(var);
     }
     command.envs(env.iter().copied());
@@ -89,7 +94,8 @@ fn seen(runtime: &str, out: &Output) -> Seen {
 }
 
 /// The team `acme`: agent `a` locked out of `auth` (`src/auth/**`), agent `b` free to write it.
-async fn locked_out_team(api: &Api) {
+/// The rejection's `Reviewlock-Seq`.
+async fn locked_out_team(api: &Api) -> i64 {
     api.team("acme", Value::Null).await;
     for agent in ["a", "b"] {
         api.agent("acme", agent, json!({})).await;
@@ -99,7 +105,9 @@ async fn locked_out_team(api: &Api) {
     api.post("/v1/teams/acme/artifacts", ADMIN, body).await.expect(201, None);
     let reject =
         json!({ "reviewer": "q", "verdict": "reject", "reason": "no", "remedy": { "action": "reassign" } });
-    api.post("/v1/teams/acme/artifacts/auth/versions/1/reviews", ADMIN, reject).await.expect(201, None);
+    let rejected = api.post("/v1/teams/acme/artifacts/auth/versions/1/reviews", ADMIN, reject).await;
+    rejected.expect(201, None);
+    rejected.headers["reviewlock-seq"].to_str().unwrap().parse().unwrap()
 }
 
 fn git_repo() -> tempfile::TempDir {
@@ -293,6 +301,75 @@ async fn each_subagent_of_one_session_is_checked_as_its_own_agent(pool: PgPool) 
         panic!("codex explorer")
     };
     assert!(reason.contains("(unknown_writer: "), "{reason}");
+}
+
+/// `REVIEWLOCK_MIN_SEQ` (or `--min-seq`), the seq of the write that set up the agent's session,
+/// goes with the hook's check as `min_seq`, so a replica that has not applied that write yet
+/// does not answer without it; without it the check carries none. The answer is the lockout's
+/// either way, and a seq the server refuses blocks the call.
+#[sqlx::test]
+async fn the_hook_sends_reviewlock_min_seq_with_its_check(pool: PgPool) {
+    let api = Api::new(pool.clone());
+    let rejected = locked_out_team(&api).await;
+    let (token_a, token_b) = (agent_token(&api, "a").await, agent_token(&api, "b").await);
+    let server = listen(api.app.clone()).await;
+    let repo = git_repo();
+    let payload = fixture("claude-code/write.json", repo.path());
+    // The hook as agent `token`'s agent, with `REVIEWLOCK_MIN_SEQ` when given and `args`: what
+    // the runtime saw, and the body of the one check it asked.
+    let ask = async |token: &str, min_seq: Option<String>, args: &[&str]| {
+        let mut env = vec![
+            ("REVIEWLOCK_URL", server.url.clone()),
+            ("REVIEWLOCK_TEAM", "acme".to_owned()),
+            ("REVIEWLOCK_TOKEN", token.to_owned()),
+        ];
+        env.extend(min_seq.map(|seq| ("REVIEWLOCK_MIN_SEQ", seq)));
+        let args: Vec<String> = [&["claude-code"][..], args].concat().iter().map(|a| a.to_string()).collect();
+        let payload = payload.clone();
+        let out = tokio::task::spawn_blocking(move || {
+            let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            hook(&args, &env, &payload)
+        })
+        .await
+        .unwrap();
+        let received = server.take();
+        assert_eq!(received.len(), 1, "one check: {received:?}");
+        assert_eq!(
+            (received[0].method.as_str(), received[0].path.as_str()),
+            ("POST", "/v1/teams/acme/checks")
+        );
+        (seen("claude-code", &out), received[0].body.clone())
+    };
+    let at = Some(rejected.to_string());
+    let paths = json!(["src/auth/login.rs"]);
+
+    let (Seen::Blocked(reason), body) = ask(&token_a, at.clone(), &[]).await else {
+        panic!("a is locked out at the rejection's seq")
+    };
+    assert!(reason.starts_with("reviewlock denies agent 'a' this write: 'src/auth/login.rs'"), "{reason}");
+    assert_eq!(body, json!({ "paths": paths, "min_seq": rejected }));
+    let (saw, body) = ask(&token_b, at.clone(), &[]).await;
+    assert_eq!(saw, Seen::Allowed, "b may write it");
+    assert_eq!(body, json!({ "paths": paths, "min_seq": rejected }));
+    let (saw, body) = ask(&token_a, None, &["--min-seq", &rejected.to_string()]).await;
+    assert!(matches!(saw, Seen::Blocked(_)), "--min-seq: {saw:?}");
+    assert_eq!(body, json!({ "paths": paths, "min_seq": rejected }));
+
+    // Without it, no min_seq, and the same answers.
+    let (saw, body) = ask(&token_a, None, &[]).await;
+    assert!(matches!(saw, Seen::Blocked(_)), "{saw:?}");
+    assert_eq!(body, json!({ "paths": paths }));
+    let (saw, body) = ask(&token_b, None, &[]).await;
+    assert_eq!(saw, Seen::Allowed);
+    assert_eq!(body, json!({ "paths": paths }));
+
+    // A seq the server refuses is no answer: blocked, even for b.
+    let (Seen::Blocked(reason), body) = ask(&token_b, Some("-1".into()), &[]).await else {
+        panic!("min_seq -1 is refused")
+    };
+    assert!(reason.starts_with("reviewlock could not be asked") && reason.contains("min_seq"), "{reason}");
+    assert_eq!(body["min_seq"], -1);
 }
 
 async fn agent_token(api: &Api, agent: &str) -> String {
