@@ -31,6 +31,7 @@ use crate::metrics::{self, Delivery};
 use crate::outbound::{Client, Reply};
 use crate::resources::events::{EventData, ForgeChanged, WebhookChanged};
 use crate::seal::Keys;
+use crate::store::artifacts;
 use crate::store::events::{self as log, EventRow, NewEvent};
 use crate::store::targets::{self, AttemptRow, TargetRow};
 use crate::store::{Db, listener::Feed};
@@ -246,7 +247,10 @@ impl Sending {
                     return Ok(None);
                 }
                 let refs: HashMap<i32, String> =
-                    targets::version_refs(conn, &target.team_id, key, &numbers).await?.into_iter().collect();
+                    artifacts::version_refs(conn, &target.team_id, key, &numbers)
+                        .await?
+                        .into_iter()
+                        .collect();
                 let statuses = forge::on_commits(&data, &refs);
                 if statuses.is_empty() {
                     return Ok(None);

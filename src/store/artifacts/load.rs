@@ -306,6 +306,24 @@ pub async fn versions(
     Ok(page.map(|p| p.0))
 }
 
+/// The `ref` of each of an artifact's versions among `numbers` that has one.
+pub async fn version_refs(
+    conn: &mut PgConnection,
+    team: &str,
+    key: &str,
+    numbers: &[i32],
+) -> sqlx::Result<Vec<(i32, String)>> {
+    sqlx::query_as(
+        "select v.number, v.git_ref from artifacts a join versions v on v.team_id = a.team_id and v.artifact_id = a.id
+         where a.team_id = $1 and a.key = $2 and v.number = any($3) and v.git_ref is not null",
+    )
+    .bind(team)
+    .bind(key)
+    .bind(numbers)
+    .fetch_all(conn)
+    .await
+}
+
 /// Active lockouts of the team, optionally of one artifact and/or one agent.
 pub async fn active_lockouts(
     conn: &mut PgConnection,
