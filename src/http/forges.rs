@@ -14,7 +14,6 @@ use crate::http::extract::{Json, Path, Query};
 use crate::http::paging::PageQuery;
 use crate::http::preconditions::reply;
 use crate::http::state::AppState;
-use crate::http::webhooks::page;
 use crate::resources::{DeliveryList, Forge, ForgeInput, ForgeList, RetryOutcome};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -103,7 +102,7 @@ async fn forge_deliveries(
     Query(query): Query<PageQuery>,
 ) -> Result<axum::Json<DeliveryList>> {
     let target = forges::find(&state.pool, &actor, &team, &name).await?;
-    let (before, limit) = page(&query)?;
+    let (before, limit) = query.page()?;
     Ok(axum::Json(targets::deliveries(&state.pool, &target, before, limit).await?))
 }
 

@@ -2,7 +2,9 @@
 
 use serde::Deserialize;
 use utoipa::IntoParams;
+use uuid::Uuid;
 
+use crate::app::targets;
 use crate::error::{Error, Result};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -27,6 +29,18 @@ impl PageQuery {
             None => Ok(N::default()),
             Some(c) => c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned")),
         }
+    }
+
+    /// A page of a delivery log: the attempt the `cursor` names (from the previous page's
+    /// `next_cursor`) and the page size, at most 100.
+    pub fn page(&self) -> Result<(Option<Uuid>, i64)> {
+        let before = match self.cursor.as_deref() {
+            None => None,
+            Some(c) => {
+                Some(c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?)
+            }
+        };
+        Ok((before, self.limit()?.min(targets::MAX_PAGE)))
     }
 }
 

@@ -9,7 +9,7 @@ use crate::app::actor::Actor;
 use crate::app::unit::Preconditions;
 use crate::app::{deliver, targets, webhooks};
 use crate::domain::TeamId;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::http::extract::{Json, Path, Query, parse};
 use crate::http::paging::PageQuery;
 use crate::http::preconditions::reply;
@@ -164,7 +164,7 @@ async fn webhook_deliveries(
     Query(query): Query<PageQuery>,
 ) -> Result<axum::Json<DeliveryList>> {
     let target = webhooks::find(&state.pool, &actor, &team, id).await?;
-    let (before, limit) = page(&query)?;
+    let (before, limit) = query.page()?;
     Ok(axum::Json(targets::deliveries(&state.pool, &target, before, limit).await?))
 }
 
@@ -183,16 +183,4 @@ async fn retry_webhook_delivery(
 ) -> Result<axum::Json<RetryOutcome>> {
     let target = webhooks::find(&state.pool, &actor, &team, id).await?;
     Ok(axum::Json(targets::retry(&state.outbox, &state.pool, &target, delivery).await?))
-}
-
-/// A page of a delivery log: the attempt the `cursor` names (from the previous page's
-/// `next_cursor`) and the page size, at most 100.
-pub fn page(query: &PageQuery) -> Result<(Option<Uuid>, i64)> {
-    let before = match query.cursor.as_deref() {
-        None => None,
-        Some(c) => {
-            Some(c.parse().map_err(|_| Error::invalid("cursor", "is not a cursor this list returned"))?)
-        }
-    };
-    Ok((before, query.limit()?.min(targets::MAX_PAGE)))
 }
