@@ -5,8 +5,18 @@ use uuid::Uuid;
 
 use crate::resources::events::EventData;
 
-/// The channel [`append`] notifies, with the team id as payload; `listener` listens on it.
+/// The channel [`append`] notifies, with `<team id> <seq>` as payload ([`notification`] reads
+/// it); `listener` listens on it.
 pub const CHANNEL: &str = "reviewlock_events";
+
+/// The team and, when the payload carries it, the seq of a notification on [`CHANNEL`]. Team ids
+/// are slugs (no space); a replica of an earlier version sends the team id alone.
+pub fn notification(payload: &str) -> (&str, Option<i64>) {
+    match payload.split_once(' ') {
+        Some((team, seq)) => (team, seq.parse().ok()),
+        None => (payload, None),
+    }
+}
 
 /// An event to append to a team's log (R12).
 #[derive(Debug)]
@@ -23,9 +33,9 @@ pub struct NewEvent<'a> {
 /// never see seq N+2 before N+1 commits. Only the write's own bookkeeping (its idempotency key's
 /// stored reply, which records the seq) may follow it, to hold the lock no longer than needed.
 ///
-/// The same statement notifies [`CHANNEL`] with the team id; Postgres delivers
+/// The same statement notifies [`CHANNEL`] with the team id and the seq; Postgres delivers
 /// the notification at commit (and never for a rollback), when the event is visible, which
-/// wakes the team's long polls and streams.
+/// wakes the team's long polls and streams, and tells the lockout index which seq committed.
 pub async fn append(
     conn: &mut PgConnection,
     team: &str,
@@ -34,7 +44,7 @@ pub async fn append(
 ) -> sqlx::Result<i64> {
     sqlx::query_scalar(
         "with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = $1 returning last_event_seq),
-              n as (select pg_notify($8, $1))
+              n as (select pg_notify($8, $1 || ' ' || s.last_event_seq) from s)
          insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data)
          select $1, s.last_event_seq, $2, $3, $4, $5, $6, $7 from s, n returning seq",
     )
@@ -112,4 +122,17 @@ pub async fn tagged_page(
         }
     }
     Ok(Some((seq, events)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::notification;
+
+    #[test]
+    fn a_notification_names_its_team_and_seq() {
+        assert_eq!(notification("team-1 42"), ("team-1", Some(42)));
+        // A replica of an earlier version sends the team id alone.
+        assert_eq!(notification("team-1"), ("team-1", None));
+        assert_eq!(notification("team-1 x"), ("team-1", None));
+    }
 }

@@ -8,8 +8,8 @@
 //! its task then reads, in one snapshot, the team's last seq, the artifacts the events after the
 //! seq it holds name (re-read whole: an event does not carry all a check needs), and the roster,
 //! and swaps them in. The index answers only while it knows itself current: the listener
-//! listens, no notification of the team was heard since its last read, and it holds every seq
-//! this replica committed for the team; a check with `min_seq` also needs that seq applied, and
+//! listens, and it holds every seq this replica knows committed for the team (each
+//! notification's, and each write's of this replica); a check with `min_seq` also needs that seq applied, and
 //! waits for it at most [`IndexSettings::wait`]. Otherwise the database answers, as before.
 //! Memory is bounded: teams idle for [`IndexSettings::idle`] are dropped, and past
 //! [`IndexSettings::budget`] entries the least recently used teams go first.
@@ -64,9 +64,10 @@ struct Team {
     id: Arc<str>,
     /// `None` until loaded, and when the team does not exist or is over the budget.
     state: RwLock<Option<TeamState>>,
-    /// Notifications (and reconnections of the listener) heard for the team.
+    /// Notifications that named no seq (and reconnections of the listener) heard for the team.
     notified: AtomicU64,
-    /// The highest seq this replica committed for the team: the state is current only past it.
+    /// The highest seq this replica knows committed for the team (its own writes, and the
+    /// notifications): the state is current only at or past it.
     known: AtomicI64,
     /// Milliseconds after `Inner::epoch` of the last use.
     used: AtomicU64,
@@ -252,10 +253,7 @@ impl Inner {
 
     /// Whether `state` is the team's latest as far as this replica knows.
     fn current(&self, team: &Team, state: &TeamState) -> bool {
-        self.listening.load(Ordering::SeqCst)
-            && !team.retired.load(Ordering::SeqCst)
-            && state.synced == team.notified.load(Ordering::SeqCst)
-            && state.seq >= team.known.load(Ordering::SeqCst)
+        self.listening.load(Ordering::SeqCst) && !team.retired.load(Ordering::SeqCst) && team.holds(state)
     }
 
     fn sweep(&self, idle: Duration) {
@@ -297,6 +295,12 @@ impl Inner {
 }
 
 impl Team {
+    /// Whether `state` holds all the team's task was told of: every notification that named no
+    /// seq, and every seq known committed.
+    fn holds(&self, state: &TeamState) -> bool {
+        state.synced == self.notified.load(Ordering::SeqCst) && state.seq >= self.known.load(Ordering::SeqCst)
+    }
+
     fn retire(&self) {
         self.retired.store(true, Ordering::SeqCst);
         self.entries.store(0, Ordering::Relaxed);
@@ -307,9 +311,19 @@ impl Team {
 }
 
 impl Follower for Inner {
-    fn notified(&self, team: &str) {
+    fn notified(&self, team: &str, seq: Option<i64>) {
         if let Some(team) = lock(&self.teams).get(team) {
-            team.notified.fetch_add(1, Ordering::SeqCst);
+            match seq {
+                // Committed: the state is current only once it holds it, as for this replica's
+                // own writes; a state that already does stays current.
+                Some(seq) => {
+                    team.known.fetch_max(seq, Ordering::SeqCst);
+                }
+                // Which seq is unknown: whatever it announced is read again.
+                None => {
+                    team.notified.fetch_add(1, Ordering::SeqCst);
+                }
+            }
             team.wake.notify_one();
         }
     }
@@ -353,6 +367,11 @@ async fn follow(inner: Weak<Inner>, team: Arc<Team>) {
         }
         let Some(inner) = inner.upgrade() else { return };
         if team.oversized.load(Ordering::Relaxed) {
+            continue;
+        }
+        // A notification of a seq the state holds already (this replica's own write, applied
+        // on its hand-over) needs no read.
+        if team.state.read().unwrap_or_else(PoisonError::into_inner).as_ref().is_some_and(|s| team.holds(s)) {
             continue;
         }
         if let Err(e) = catch_up(&inner, &team).await {

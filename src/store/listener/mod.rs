@@ -1,7 +1,7 @@
 //! The one Postgres `LISTEN` of a process, and a hub per team that long polls and event streams
 //! (`app::events`) wait on: a team's event costs one read of its log, however many wait on it.
 //!
-//! Every event is appended with `pg_notify('reviewlock_events', <team id>)` in its transaction,
+//! Every event is appended with `pg_notify('reviewlock_events', '<team id> <seq>')` in its transaction,
 //! so the notification is delivered at commit, when the event is visible. [`Feed`] holds one
 //! listening connection and hands each notification to its team's [`Hub`], if the team has
 //! waiters; other teams' events cost a waiter nothing. A hub exists while its team has waiters:
@@ -27,7 +27,7 @@ use tokio::sync::watch;
 use self::hub::{Hub, follow};
 pub use self::hub::{Next, Waiter};
 use crate::store::Db;
-use crate::store::events::CHANNEL;
+use crate::store::events::{self, CHANNEL};
 
 /// A hub reads its team's log at least this often, even without a wake-up.
 pub const FALLBACK: Duration = Duration::from_secs(15);
@@ -51,8 +51,9 @@ struct Inner {
 /// of each notification, and of the listener starting and stopping to listen, since
 /// notifications sent while nobody listens are lost.
 pub trait Follower: Send + Sync {
-    /// A notification for `team`: an event of its committed.
-    fn notified(&self, team: &str);
+    /// A notification for `team`: its event `seq` committed (`None`: an event, from a replica
+    /// that does not say which).
+    fn notified(&self, team: &str, seq: Option<i64>);
     /// `true`: the listener listens (again); what was sent before is unknown. `false`: it
     /// lost its connection; notifications are lost until it listens again.
     fn listening(&self, listening: bool);
@@ -235,10 +236,10 @@ async fn listen_once(shared: &Shared, backoff: &mut Duration) -> sqlx::Error {
     loop {
         match listener.try_recv().await {
             Ok(Some(notification)) => {
-                let team = notification.payload();
+                let (team, seq) = events::notification(notification.payload());
                 // Under the lock: a short list, and a follower only records and wakes.
                 for follower in lock(&shared.followers).iter() {
-                    follower.notified(team);
+                    follower.notified(team, seq);
                 }
                 shared.wake(team);
             }
