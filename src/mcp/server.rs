@@ -114,7 +114,9 @@ impl<R: Rest> Reviewlock<R> {
                 ));
             }
             Method::DELETE => None,
-            _ if tool.name == "check_write" && !args.contains_key("min_seq") => {
+            // A `min_seq` left out or sent as `null` (as clients send optional fields) is the
+            // session's own.
+            _ if tool.name == "check_write" && args.get("min_seq").is_none_or(Value::is_null) => {
                 let known =
                     self.seqs.lock().unwrap_or_else(PoisonError::into_inner).get(&session.team).copied();
                 if let Some(seq) = known {
@@ -450,6 +452,8 @@ mod tests {
         }
         // And it does not replace the session's own.
         assert_eq!(check(&server, &rest, "acme", json!({})).await["min_seq"], 7);
+        // `null`, as clients send an optional field they leave out, is left out.
+        assert_eq!(check(&server, &rest, "acme", json!({ "min_seq": null })).await["min_seq"], 7);
     }
 
     #[tokio::test]
