@@ -8,7 +8,7 @@ use crate::app::deliver::{self, Outbox};
 use crate::app::index::Index;
 use crate::app::{bootstrap, upkeep};
 use crate::config::ServeConfig;
-use crate::http::state::AppState;
+use crate::http::state::{AppState, Shared};
 use crate::outbound::{Client, Policy};
 use crate::rate_limit::RateLimiter;
 use crate::seal::Keys;
@@ -37,7 +37,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), BoxError> {
     }
     let feed = Feed::new(pool.clone());
     let index_gauges = Arc::new(metrics::IndexGauges::default());
-    let state = AppState {
+    let state = AppState::from(Shared {
         pool: pool.clone(),
         auth: Authenticator {
             admin_token_hash: admin_token.map(|t| Arc::new(auth::hash_secret(t))),
@@ -54,7 +54,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), BoxError> {
         index: Index::new(pool.clone(), &feed, config.index(), index_gauges.clone()),
         index_gauges,
         outbox: outbox(&config)?,
-    };
+    });
     tokio::spawn(upkeep::purge_idempotency_keys(state.pool.clone()));
     tokio::spawn(upkeep::purge_delivery_log(state.pool.clone()));
     if let Some(keys) = &state.outbox.keys {

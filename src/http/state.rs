@@ -1,5 +1,6 @@
 //! What every handler shares.
 
+use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,9 +17,15 @@ use crate::rate_limit::RateLimiter;
 use crate::store::Db;
 use crate::store::listener::Feed;
 
-/// What every handler shares.
+/// What every handler shares. Each extractor and middleware of a request takes a clone, so a
+/// clone is one reference count; changing a field (as the tests do before serving) changes this
+/// value alone, copying the fields if another clone shares them.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+/// The fields of [`AppState`], reached through it.
+#[derive(Clone)]
+pub struct Shared {
     pub pool: Db,
     /// The admin token, the token cache and the limits on requests per token and on unknown
     /// tokens per client; both limits disabled by [`AppState::new`].
@@ -50,7 +57,7 @@ impl AppState {
         let feed = Feed::new(pool.clone());
         let index_gauges = Arc::new(IndexGauges::default());
         let index = Index::new(pool.clone(), &feed, IndexSettings::default(), index_gauges.clone());
-        Self {
+        Self::from(Shared {
             pool,
             auth: Authenticator {
                 admin_token_hash: None,
@@ -67,7 +74,7 @@ impl AppState {
             index,
             index_gauges,
             outbox: Outbox::new(Client::new(Policy::default()), None, None),
-        }
+        })
     }
 
     /// The state with the lockout index set up by `settings` (off: every check asks the
@@ -75,5 +82,25 @@ impl AppState {
     pub fn with_index(mut self, settings: IndexSettings) -> Self {
         self.index = Index::new(self.pool.clone(), &self.feed, settings, self.index_gauges.clone());
         self
+    }
+}
+
+impl From<Shared> for AppState {
+    fn from(shared: Shared) -> Self {
+        AppState(Arc::new(shared))
+    }
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+impl DerefMut for AppState {
+    fn deref_mut(&mut self) -> &mut Shared {
+        Arc::make_mut(&mut self.0)
     }
 }
