@@ -13,6 +13,7 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 use crate::app::actor::Actor;
+use crate::http::preconditions::SEQ;
 
 /// One REST request a tool makes: `path` includes the query.
 #[derive(Debug, Clone)]
@@ -34,7 +35,7 @@ pub struct Reply {
 
 /// The `Reviewlock-Seq` of a response, if any.
 fn seq(headers: &axum::http::HeaderMap) -> Option<i64> {
-    headers.get("reviewlock-seq")?.to_str().ok()?.parse().ok()
+    headers.get(SEQ)?.to_str().ok()?.parse().ok()
 }
 
 /// Whom a tool call acts for: the team its REST paths name and, over `/mcp`, the actor its

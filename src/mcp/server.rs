@@ -36,7 +36,10 @@ walks through the steps.";
 pub struct Reviewlock<R> {
     rest: R,
     /// The highest seq a write of this session committed, by team: sent as `min_seq` with its
-    /// checks (`check_write`), so they see the session's own writes through any replica.
+    /// checks (`check_write`), so they see the session's own writes through any replica. A
+    /// `reviewlock mcp` (stdio) session lasts as long as its process; over `/mcp`, served without
+    /// sessions, each call starts empty, and its REST calls go in-process to the replica that
+    /// committed the writes, which answers its checks at or past them anyway.
     seqs: Arc<Mutex<HashMap<String, i64>>>,
 }
 
