@@ -24,7 +24,7 @@ insert into artifacts (team_id, key, title, kind, paths, state, original_author)
 -- mirrors: src/store/artifacts/write.rs insert_version (the trigger versions_author_not_locked_out runs)
 insert into versions (artifact_id, number, team_id, cycle, author, git_ref, summary) values (:a_id, 1, :team, 1, :author, 'a1', null) returning number, cycle, author, git_ref, summary, submitted_at;
 -- mirrors: src/store/events.rs append (src/app/unit.rs run), then commit
-with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team || ' ' || s.last_event_seq) from s) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'artifact.created', :author, :tokid::uuid, 'loadgen', '{"version": 1,"author": "eng-0","contributors": null,"title": "Bench cycle"}'::jsonb from s, n returning seq;
 commit;
 
 -- 2. POST /versions/1/reviews (reject): src/app review
@@ -40,7 +40,7 @@ insert into lockouts (artifact_id, team_id, agent_id, cycle, number, review_id) 
 -- mirrors: src/store/artifacts/write.rs update
 update artifacts set state = 'changes_requested', cycle = 1, current_version = 1, pending_remedy = '{"action": "reassign","agent": null,"expertise": [],"reviewer": "rev","reason": "Missing tests."}'::jsonb, revision = revision + 1, updated_at = now() where team_id = :team and id = :a_id returning id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at;
 -- mirrors: src/store/events.rs append (src/app/unit.rs run), then commit
-with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team || ' ' || s.last_event_seq) from s) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.rejected', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 1,"reviewer": "rev","verdict": "reject","kind": "review","state": "changes_requested","lockouts": ["eng-0"],"reason": "Missing tests.","remedy": {"action": "reassign"}}'::jsonb from s, n returning seq;
 commit;
 
 -- 3. POST /assignment: src/app assign
@@ -54,7 +54,7 @@ insert into assignments (artifact_id, team_id, agent_id, cycle, note, assigned_b
 -- mirrors: src/store/artifacts/write.rs update (src/app set_state)
 update artifacts set state = 'in_revision', cycle = 1, current_version = 1, pending_remedy = '{"action": "reassign","agent": null,"expertise": [],"reviewer": "rev","reason": "Missing tests."}'::jsonb, revision = revision + 1, updated_at = now() where team_id = :team and id = :a_id returning id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at;
 -- mirrors: src/store/events.rs append (src/app/unit.rs run), then commit
-with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team || ' ' || s.last_event_seq) from s) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'assignment.created', :reviser, :tokid::uuid, 'loadgen', '{"agent": "eng-1","note": null,"state": "in_revision"}'::jsonb from s, n returning seq;
 commit;
 
 -- 4. POST /versions (revision): src/app submit_version
@@ -70,7 +70,7 @@ update assignments set ended_at = now(), ended_by = 'version' where team_id = :t
 -- mirrors: src/store/artifacts/write.rs update
 update artifacts set state = 'in_review', cycle = 1, current_version = 2, pending_remedy = null, revision = revision + 1, updated_at = now() where team_id = :team and id = :a_id returning id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at;
 -- mirrors: src/store/events.rs append (src/app/unit.rs run), then commit
-with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team || ' ' || s.last_event_seq) from s) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'version.submitted', :reviser, :tokid::uuid, 'loadgen', '{"version": 2,"cycle": 1,"kind": "revision","author": "eng-1","contributors": null,"state": "in_review"}'::jsonb from s, n returning seq;
 commit;
 
 -- 5. POST /versions/2/reviews (approve): src/app review
@@ -86,5 +86,5 @@ update lockouts set cleared_at = now(), cleared_by = 'approval' where team_id = 
 -- mirrors: src/store/artifacts/write.rs update
 update artifacts set state = 'approved', cycle = 1, current_version = 2, pending_remedy = null, revision = revision + 1, updated_at = now() where team_id = :team and id = :a_id returning id, key, title, kind, paths, state, cycle, revision, current_version, original_author, pending_remedy, created_at, updated_at;
 -- mirrors: src/store/events.rs append (src/app/unit.rs run), then commit
-with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team)) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
+with s as (update team_seqs set last_event_seq = last_event_seq + 1 where team_id = :team returning last_event_seq), n as (select pg_notify('reviewlock_events', :team || ' ' || s.last_event_seq) from s) insert into events (team_id, seq, artifact, type, actor, token_id, token_name, data) select :team, s.last_event_seq, 'pgb-' || :k::text, 'review.approved', :rev_actor, :tokid::uuid, 'loadgen', '{"version": 2,"reviewer": "rev","verdict": "approve","kind": "review","state": "approved"}'::jsonb from s, n returning seq;
 commit;
