@@ -38,6 +38,12 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
 }
 
 pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+    // A body that reads at once is the common case; only one that does not is read again, as a
+    // JSON value, to say exactly what is wrong with it (and a duplicate key, which a struct
+    // refuses, is then taken last-wins, as a JSON value takes it).
+    if let Ok(body) = serde_json::from_slice(bytes) {
+        return Ok(body);
+    }
     // Syntax first: serde_json reports some wrong types (a number or null where an enum is
     // expected) as syntax errors, and well-formed JSON of the wrong shape is 422, never 400.
     let mut value: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
