@@ -47,6 +47,9 @@ pub struct Request {
     pub url: String,
     pub headers: Vec<(HeaderName, String)>,
     pub body: Vec<u8>,
+    /// A 400 whose body contains this text is delivered too: the target says it already holds
+    /// what was sent (GitLab refuses to set a commit status to the state it is in).
+    pub already_held: Option<&'static str>,
 }
 
 /// What became of one attempt.
@@ -61,15 +64,24 @@ pub struct Reply {
     pub latency: Duration,
     /// How long the target asked us to wait (`Retry-After`, or GitHub's rate-limit headers).
     pub retry_after: Option<Duration>,
+    /// Not a 2xx, but the target already held what was sent ([`Request::already_held`]).
+    pub already_held: bool,
 }
 
 impl Reply {
     pub fn succeeded(&self) -> bool {
-        self.status.is_some_and(|s| (200..300).contains(&s))
+        self.status.is_some_and(|s| (200..300).contains(&s)) || self.already_held
     }
 
     fn failed(error: String, started: Instant) -> Reply {
-        Reply { status: None, body: None, error: Some(error), latency: started.elapsed(), retry_after: None }
+        Reply {
+            status: None,
+            body: None,
+            error: Some(error),
+            latency: started.elapsed(),
+            retry_after: None,
+            already_held: false,
+        }
     }
 }
 
@@ -170,6 +182,7 @@ impl Client {
                 Err(_) => return Reply::failed(format!("the header {name} cannot be sent"), started),
             };
         }
+        let already_held = request.already_held;
         let response = match self.http.post(url).headers(headers).body(request.body).send().await {
             Ok(response) => response,
             Err(e) => return Reply::failed(describe(&e), started),
@@ -189,10 +202,23 @@ impl Client {
                 }
             }
         }
+        // Looked for in what was read, before it is cut to what the delivery log keeps.
+        let already_held = status == 400 && already_held.is_some_and(|text| contains(&body, text.as_bytes()));
         body.truncate(KEPT);
         let body = String::from_utf8_lossy(&body).into_owned();
-        Reply { status: Some(status), body: Some(body), error, latency: started.elapsed(), retry_after }
+        Reply {
+            status: Some(status),
+            body: Some(body),
+            error,
+            latency: started.elapsed(),
+            retry_after,
+            already_held,
+        }
     }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 fn refused_address(host: &str, ip: IpAddr) -> String {
@@ -384,8 +410,14 @@ mod tests {
         assert!(strict.check_url("https://127.0.0.1:9/").await.unwrap_err().contains("non-public"));
         assert!(strict.check_url("https://[::1]:9/").await.unwrap_err().contains("non-public"));
         assert!(strict.check_url("https://localhost:9/").await.unwrap_err().contains("non-public"));
-        let reply =
-            strict.post(Request { url: "https://127.0.0.1:9/".into(), headers: vec![], body: vec![] }).await;
+        let reply = strict
+            .post(Request {
+                url: "https://127.0.0.1:9/".into(),
+                headers: vec![],
+                body: vec![],
+                already_held: None,
+            })
+            .await;
         assert!(reply.error.unwrap().contains("non-public"));
         let open = Client::new(Policy { allow_http: true, allow_private: true });
         assert_eq!(open.check_url("http://127.0.0.1:9/hook").await, Ok(()));

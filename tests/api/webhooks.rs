@@ -520,3 +520,107 @@ async fn secrets_are_sealed_again_with_a_new_key(pool: PgPool) {
     let old_only = Keys::parse(crate::common::SECRET_KEY, &[]).unwrap();
     assert!(deliver::signing_secrets(&old_only, &row).is_err(), "the old key opens nothing any more");
 }
+
+/// A GitLab that keeps each commit status as GitLab does: a status that would set a commit's
+/// status of that name to the state it is in is refused with GitLab's 400; only a finished one
+/// is replaced. What it was sent: (state, description, the status it answered).
+struct FakeGitlab {
+    url: String,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<(String, String, u16)>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for FakeGitlab {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl FakeGitlab {
+    async fn start() -> FakeGitlab {
+        use axum::http::StatusCode;
+        use std::collections::HashMap;
+        use std::sync::{Arc, Mutex};
+        let seen: Arc<Mutex<Vec<(String, String, u16)>>> = Arc::default();
+        let held: Arc<Mutex<HashMap<(String, String), String>>> = Arc::default();
+        let (log, statuses) = (seen.clone(), held.clone());
+        let handler = move |uri: axum::http::Uri, body: axum::body::Bytes| {
+            let (log, statuses) = (log.clone(), statuses.clone());
+            async move {
+                let body: Value = serde_json::from_slice(&body).unwrap();
+                let state = body["state"].as_str().unwrap().to_owned();
+                let key = (uri.path().to_owned(), body["name"].as_str().unwrap().to_owned());
+                let mut statuses = statuses.lock().unwrap();
+                let (status, answer) = match statuses.get(&key).map(String::as_str) {
+                    Some(now) if now == state && matches!(now, "pending" | "running") => (
+                        StatusCode::BAD_REQUEST,
+                        json!({ "message": format!("Cannot transition status via :enqueue from :{now} (Reason(s): Status cannot transition via \"enqueue\")") }),
+                    ),
+                    _ => {
+                        statuses.insert(key, state.clone());
+                        (StatusCode::CREATED, json!({ "status": state }))
+                    }
+                };
+                let description = body["description"].as_str().unwrap().to_owned();
+                log.lock().unwrap().push((state, description, status.as_u16()));
+                (status, axum::Json(answer))
+            }
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let app = axum::Router::new().fallback(handler);
+        let task = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        FakeGitlab { url, seen, task }
+    }
+
+    async fn until(&self, done: impl Fn(&[(String, String, u16)]) -> bool) -> Vec<(String, String, u16)> {
+        let started = std::time::Instant::now();
+        loop {
+            let seen = self.seen.lock().unwrap().clone();
+            if done(&seen) {
+                return seen;
+            }
+            assert!(started.elapsed() < WAIT, "GitLab was sent {seen:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// Under a policy of two approvals the first keeps the version pending, which GitLab refuses
+/// to set again (400): the commit shows pending already, so the delivery is done, and the
+/// approval that follows reaches GitLab at once instead of waiting behind retries.
+#[sqlx::test]
+async fn gitlab_refusing_a_state_the_commit_has_does_not_hold_the_statuses_back(pool: PgPool) {
+    let policy = json!({ "profile": "standard", "required_approvals": 2 });
+    let t = Team::on(Api::delivering(pool), policy, &["a"]).await;
+    t.api.agent("t", "q2", json!({ "can_review": true, "can_author": false })).await;
+    let gitlab = FakeGitlab::start().await;
+    let forge = json!({ "kind": "gitlab", "api_url": format!("{}/api/v4", gitlab.url), "repository": "acme/web",
+                        "token": "glpat-token" });
+    t.api.put("/v1/teams/t/forges/gitlab", ADMIN, forge).await.expect(201, None);
+
+    let sha = "c".repeat(40);
+    let create = json!({ "key": "auth", "title": "auth", "author": "a", "ref": sha });
+    t.api.post("/v1/teams/t/artifacts", &t.coord, create).await.expect(201, None);
+    t.approve("auth", 1).await.expect(201, None);
+    t.review("auth", 1, json!({ "reviewer": "q2", "verdict": "approve" })).await.expect(201, None);
+    assert_eq!(t.status("auth").await["state"], "approved");
+
+    let seen = gitlab.until(|s| s.iter().any(|(state, ..)| state == "success")).await;
+    let states: Vec<(&str, u16)> =
+        seen.iter().map(|(state, _, answered)| (state.as_str(), *answered)).collect();
+    assert_eq!(states, [("pending", 201), ("pending", 400), ("success", 201)], "{seen:?}");
+    assert_eq!(seen[2].1, "approved by q2");
+
+    // The forge is caught up, and its log shows GitLab's 400 as delivered.
+    let last = events_after(&t, 0).await.last().unwrap()["seq"].clone();
+    let forge = once(&t, "/v1/teams/t/forges/gitlab", |f| f["delivery"]["cursor"] == last).await;
+    assert_eq!(forge["delivery"]["failed_attempts"], 0, "{forge}");
+    let log =
+        t.api.get("/v1/teams/t/forges/gitlab/deliveries", ADMIN).await.expect(200, None)["items"].clone();
+    let refused: Vec<&Value> =
+        log.as_array().unwrap().iter().filter(|d| d["response_status"] == 400).collect();
+    assert_eq!(refused.len(), 1, "{log}");
+    assert_eq!(refused[0]["succeeded"], true, "{log}");
+    assert!(refused[0]["response_body"].as_str().unwrap().contains("Cannot transition status"), "{log}");
+}

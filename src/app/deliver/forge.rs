@@ -126,6 +126,13 @@ pub struct Forge<'a> {
     pub context: &'a str,
 }
 
+/// GitLab answers 400 "Cannot transition status via :enqueue from :pending" to a status that
+/// would set a commit's status of that name to the state it is in (a pending after a pending:
+/// an approval of several, or an event delivered again); only a finished status is replaced by
+/// a new one. The commit shows the state sent, so the delivery is done (keeping the earlier
+/// description).
+const GITLAB_ALREADY_HELD: &str = "Cannot transition status via";
+
 /// The request that sets `status` on `sha`, linking to `target_url` when given.
 pub fn request(forge: &Forge<'_>, sha: &str, status: &Status, target_url: Option<&str>) -> Request {
     let base = forge.api_url.trim_end_matches('/');
@@ -151,6 +158,7 @@ pub fn request(forge: &Forge<'_>, sha: &str, status: &Status, target_url: Option
                     (CONTENT_TYPE, "application/json".into()),
                 ],
                 body: body.to_string().into_bytes(),
+                already_held: None,
             }
         }
         ForgeKind::Gitlab => {
@@ -171,6 +179,7 @@ pub fn request(forge: &Forge<'_>, sha: &str, status: &Status, target_url: Option
                     (CONTENT_TYPE, "application/json".into()),
                 ],
                 body: body.to_string().into_bytes(),
+                already_held: Some(GITLAB_ALREADY_HELD),
             }
         }
     }

@@ -69,6 +69,7 @@ pub fn request(url: &str, secrets: &[&str], id: &str, now: DateTime<Utc>, body: 
             (header("webhook-signature"), signature),
         ],
         body,
+        already_held: None,
     }
 }
 
