@@ -9,8 +9,9 @@
 //! seq it holds name (re-read whole: an event does not carry all a check needs), and the roster,
 //! and swaps them in. The index answers only while it knows itself current: the listener
 //! listens, and it holds every seq this replica knows committed for the team (each
-//! notification's, and each write's of this replica); a check with `min_seq` also needs that seq applied, and
-//! waits for it at most [`IndexSettings::wait`]. Otherwise the database answers, as before.
+//! notification's, and each write's of this replica); a check with `min_seq` also needs that
+//! seq applied, and waits for it at most [`IndexSettings::wait`]. Otherwise the database
+//! answers, as before.
 //! Memory is bounded: teams idle for [`IndexSettings::idle`] are dropped, and past
 //! [`IndexSettings::budget`] entries the least recently used teams go first.
 
