@@ -264,6 +264,28 @@ async fn deliveries_are_signed_in_order_and_none_is_lost_while_the_receiver_is_d
     let attempt = again.expect(200, None)["attempt"].clone();
     assert_eq!((attempt["manual"].clone(), attempt["succeeded"].clone()), (json!(true), json!(true)));
     assert_eq!(attempt["webhook_id"], first["webhook_id"]);
+
+    // The log pages newest first, by the cursor each page returns; a cursor it did not return
+    // is refused.
+    let log =
+        t.api.get(&format!("{url}/deliveries?limit=100"), ADMIN).await.expect(200, None)["items"].clone();
+    let all: Vec<Value> = log.as_array().unwrap().iter().map(|d| d["id"].clone()).collect();
+    assert!(all.len() > 2, "{log}");
+    let mut paged = Vec::new();
+    let mut next = format!("{url}/deliveries?limit=2");
+    loop {
+        let page = t.api.get(&next, ADMIN).await.expect(200, None).clone();
+        assert!(page["items"].as_array().unwrap().len() <= 2, "{page}");
+        paged.extend(page["items"].as_array().unwrap().iter().map(|d| d["id"].clone()));
+        assert!(paged.len() <= all.len(), "more than the log: {paged:?} of {all:?}");
+        match page["next_cursor"].as_str() {
+            Some(cursor) => next = format!("{url}/deliveries?limit=2&cursor={cursor}"),
+            None => break,
+        }
+    }
+    assert_eq!(paged, all);
+    let bad = t.api.get(&format!("{url}/deliveries?cursor=not-a-cursor"), ADMIN).await;
+    assert_eq!(bad.expect(422, Some("invalid_field"))["errors"][0]["field"], "cursor");
 }
 
 #[sqlx::test]
